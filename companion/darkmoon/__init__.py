@@ -1,0 +1,18 @@
+"""The Dark Moon rules: pure Python, standard library only, no IO, no clock, no global random."""
+from . import (complications, damage, dice, events, malfunction, reveal, turn,  # noqa: F401
+               votes)  # imported for the steps and answers they register
+from .api import decide, evolve, play, replay, start, waiting_for
+from .corrections import HOST
+from .engine import Chance, Ctx, legal_options
+from .errors import (BadSetup, GameOver, IllegalOption, MalformedCommand, NotYourDecision,
+                     ReplayMismatch, RulesError, StaleState, UnknownSeat, WrongDecision)
+from .setup import Setup
+from .state import Game
+from .views import public_view, seat_view, visible_facts
+
+__all__ = [
+    "BadSetup", "Chance", "Ctx", "Game", "GameOver", "HOST", "IllegalOption",
+    "MalformedCommand", "NotYourDecision", "ReplayMismatch", "RulesError", "Setup",
+    "StaleState", "UnknownSeat", "WrongDecision", "decide", "evolve", "legal_options",
+    "play", "public_view", "replay", "seat_view", "start", "visible_facts", "waiting_for",
+]

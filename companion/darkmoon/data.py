@@ -1,0 +1,166 @@
+"""The game's components as data: dice, characters, status cards, tokens, tasks and events.
+
+Each table follows ../shared/darkmoon-facts.md; a correction there is a one-line change here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Dice faces (facts §1). Every colour has three -2, one -1 and two positive faces, which is
+# why a shield test's chance does not depend on the colour rolled.
+STRONG, WEAK, COMMANDER = "strong", "weak", "commander"
+FACES = {
+    STRONG: (-2, -2, -2, -1, 2, 4),
+    WEAK: (-2, -2, -2, -1, 1, 3),
+    COMMANDER: (-2, -2, -2, -1, 3, 5),
+}
+DICE_IN_BOX = {STRONG: 14, WEAK: 14, COMMANDER: 1}
+BASE_DIE_LIMIT = 4
+REVEALED_DIE_LIMIT = 2
+QUARANTINE_PENALTY = 2
+
+# Damage kinds; six of any one ends the game for the Infected (RB "How to win").
+SHIELD, OUTPOST, FATIGUE = "shield", "outpost", "fatigue"
+DAMAGE_KINDS = (SHIELD, OUTPOST, FATIGUE)
+TOKENS_TO_LOSE = 6
+
+# Repair areas share their names with the damage kinds they repair.
+AREAS = DAMAGE_KINDS
+
+# Outpost tokens and the action each one blocks (RB "Outpost malfunction").
+OUTPOST_TOKENS = ("shield_control", "life_support", "research_lab", "communications",
+                  "hangar_bay", "command")
+BLOCKED_BY = {
+    "shield_control": "repair_shield",
+    "life_support": "repair_life_support",
+    "research_lab": "vote",
+    "communications": "order",
+    "hangar_bay": "lone_wolf",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    id: str
+    name: str
+    has_fatigue_token: bool = True
+
+
+CHARACTERS = {c.id: c for c in (
+    Character("jon", "Jon Reed"),
+    Character("luba", "Luba Zheleznyak"),
+    Character("chaya", "Chaya"),
+    Character("michihiro", "Michihiro Tomoko"),
+    Character("enver", "Enver Ganon"),
+    Character("steve", "Steve Townsend"),
+    # Daniel has no fatigue token: never fatigued, never the starting commander (facts §4).
+    Character("daniel", "Daniel", has_fatigue_token=False),
+)}
+FATIGUE_TOKENS = tuple(c.id for c in CHARACTERS.values() if c.has_fatigue_token)
+# Characters whose own repair of an area returns a die from the pool (facts §4).
+REPAIR_RETRIEVERS = {"steve": SHIELD, "enver": OUTPOST, "michihiro": FATIGUE}
+
+# Status cards (RB setup chart). Three infected cards exist (facts rulings).
+UNINFECTED = "uninfected"
+INFECTED_CARDS = ("infected_shields", "infected_outpost", "infected_life_support")
+STATUS_COUNTS = {3: (1, 2), 4: (1, 3), 5: (2, 3), 6: (2, 4), 7: (3, 4)}  # (infected, uninfected)
+TASK_DECK_FOR = {3: "silver", 4: "black", 5: "silver", 6: "black", 7: "silver"}
+BLACK_DECK_BONUS = 2  # a model of the black deck (facts §6c)
+
+MALFUNCTION, COMPLICATION = "malfunction", "complication"
+UNKNOWN = "unknown"  # the ????????? malfunction: the active player names the type
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    id: str
+    kind: str
+    suspicious: bool
+    type: str | None = None        # malfunctions: shield, outpost, fatigue or unknown
+    difficulty: int = 0            # silver-deck value
+    consequence: int = 0
+    bonus: bool = False
+
+
+def _malfunction(id_, type_, difficulty, consequence, suspicious, bonus):
+    return Task(id_, MALFUNCTION, suspicious, type_, difficulty, consequence, bonus)
+
+
+TASKS = {t.id: t for t in (
+    _malfunction("unknown_6", UNKNOWN, 6, 2, True, False),
+    _malfunction("unknown_8", UNKNOWN, 8, 1, False, False),
+    _malfunction("shield_5", SHIELD, 5, 2, False, False),
+    _malfunction("shield_6", SHIELD, 6, 3, True, True),
+    _malfunction("shield_7", SHIELD, 7, 1, True, False),
+    _malfunction("shield_8", SHIELD, 8, 2, True, True),
+    _malfunction("outpost_3", OUTPOST, 3, 2, True, False),
+    _malfunction("outpost_4", OUTPOST, 4, 3, True, True),
+    _malfunction("outpost_5", OUTPOST, 5, 1, False, False),
+    _malfunction("outpost_6", OUTPOST, 6, 2, True, True),
+    _malfunction("life_support_4", FATIGUE, 4, 2, True, False),
+    _malfunction("life_support_5", FATIGUE, 5, 3, False, True),
+    _malfunction("life_support_6", FATIGUE, 6, 1, True, False),
+    _malfunction("life_support_7", FATIGUE, 7, 2, True, True),
+    Task("acceptable_loss", COMPLICATION, False),
+    Task("act_of_trust_outpost", COMPLICATION, False),
+    Task("act_of_trust_shield", COMPLICATION, True),
+    Task("failure_to_lead", COMPLICATION, True),
+    Task("mandatory_quarantine", COMPLICATION, False),
+    Task("strategic_compromise", COMPLICATION, True),
+    Task("voluntary_blood_testing", COMPLICATION, True),
+)}
+SMALL_GAME_REMOVED = "voluntary_blood_testing"  # removed at 3-4 players (RB setup chart)
+
+AT_START, DURING, ON_COMPLETION = "at_start", "during", "on_completion"
+
+
+@dataclass(frozen=True, slots=True)
+class EventCard:
+    id: str
+    cubes: int
+    timing: str
+    final: bool = False
+
+
+EVENTS = {e.id: e for e in (
+    EventCard("blood_testing", 3, ON_COMPLETION),
+    EventCard("divert_power", 2, ON_COMPLETION),
+    EventCard("food_rationing", 3, DURING),
+    EventCard("jerry_rig_shields", 3, DURING),
+    EventCard("lockdown", 2, ON_COMPLETION),
+    EventCard("pass_command", 3, ON_COMPLETION),
+    EventCard("reboot_shields", 2, ON_COMPLETION),
+    EventCard("recovery", 2, AT_START),
+    EventCard("repair_tools", 2, DURING),
+    EventCard("rescue_crewman", 2, ON_COMPLETION),
+    EventCard("restore_comm", 3, ON_COMPLETION),
+    EventCard("resupply", 4, ON_COMPLETION),
+    EventCard("salvage_parts", 3, ON_COMPLETION),
+    EventCard("system_crash", 2, ON_COMPLETION),
+    EventCard("system_reboot", 1, ON_COMPLETION),
+    EventCard("tactical_prep", 4, ON_COMPLETION),
+)}
+FINAL_EVENTS = {e.id: e for e in (
+    EventCard("protect_codes", 3, ON_COMPLETION, final=True),
+    EventCard("last_stand", 3, AT_START, final=True),
+    EventCard("await_rescue", 3, DURING, final=True),
+    EventCard("escape", 3, DURING, final=True),
+    EventCard("find_cure", 3, DURING, final=True),
+    EventCard("blackout", 2, DURING, final=True),
+)}
+# Final events that make every damage of one kind one token worse (facts §6b).
+EXTRA_DAMAGE = {"await_rescue": SHIELD, "escape": OUTPOST, "find_cure": FATIGUE}
+BLACKOUT_DIFFICULTY = 2
+EVENTS_BEFORE_FINAL = 3
+SYSTEM_REBOOT_DRAWS, SYSTEM_REBOOT_MAX_OF_A_KIND = 5, 3
+SUSPICION_START, SUSPICION_VOTE = 1, 4
+
+# The eleven rulebook variants (RB "Variant rules").
+VARIANTS = (
+    "expensive_voting", "first_is_last", "flimsy_quarantine", "telepathic_infected",
+    "deadly_events", "no_more_complications",
+    "nerfed_reveal_extreme", "nerfed_reveal_normal", "safe_orders", "fatigued_infected",
+    "costly_actions",
+)
+MIN_PLAYERS_FOR = {"telepathic_infected": 5}
+MIN_PLAYERS, MAX_PLAYERS = 3, 7

@@ -1,0 +1,193 @@
+"""The rules machine: a stack of steps that runs until the game needs a decision.
+
+Every command answers the pending decision; the engine then runs steps until it needs the
+next one. Chance outcomes (rolls, draws, shuffles) are taken from a `Chance`, which records
+them when deciding and plays them back when evolving, so replay needs no randomness.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .data import FACES
+from .errors import (GameOver, IllegalOption, MalformedCommand, NotYourDecision,
+                     ReplayMismatch, StaleState, UnknownSeat, WrongDecision)
+from .state import Frame, Game, Pending
+
+STEPS: dict[str, Callable] = {}
+ANSWERS: dict[str, Callable] = {}
+
+
+def step(name: str):
+    def register(fn):
+        STEPS[name] = fn
+        return fn
+    return register
+
+
+def answer(kind: str):
+    def register(fn):
+        ANSWERS[kind] = fn
+        return fn
+    return register
+
+
+class Chance:
+    """Randomness in, recorded outcomes out; or recorded outcomes played back."""
+
+    def __init__(self, rng: random.Random | None = None, recorded: list | None = None):
+        self.rng = rng
+        self.recorded = recorded
+        self.position = 0
+        self.outcomes: list = []
+
+    def _next(self, make):
+        if self.recorded is None:
+            value = make()
+            self.outcomes.append(value)
+            return value
+        if self.position >= len(self.recorded):
+            raise ReplayMismatch("the log has fewer chance outcomes than the rules draw")
+        value = self.recorded[self.position]
+        self.position += 1
+        return value
+
+    def roll(self, colour: str) -> int:
+        face = self._next(lambda: self.rng.choice(FACES[colour]))
+        if face not in FACES[colour]:
+            raise ReplayMismatch(f"{face} is not a face of the {colour} die")
+        return face
+
+    def pick(self, items: list):
+        item = self._next(lambda: self.rng.choice(items))
+        if item not in items:
+            raise ReplayMismatch(f"{item!r} was drawn but is not among {items!r}")
+        return item
+
+    def shuffle(self, items: list) -> list:
+        def make():
+            shuffled = list(items)
+            self.rng.shuffle(shuffled)
+            return shuffled
+        result = list(self._next(make))
+        if sorted(result) != sorted(items):
+            raise ReplayMismatch("a recorded shuffle holds other cards than the pile")
+        return result
+
+
+@dataclass
+class Ctx:
+    chance: Chance
+    facts: list = field(default_factory=list)
+    keep_facts: bool = True
+
+    def fact(self, name: str, /, to: list[int] | None = None, **data: Any) -> None:
+        """Record what happened; `to` names the only seats that may see it before game over."""
+        if self.keep_facts:
+            data["k"] = name
+            if to is not None:
+                data["to"] = sorted(set(to))
+            self.facts.append(data)
+
+
+def push(g: Game, *frames: tuple[str, dict]) -> None:
+    """Schedule steps to run in the order given, before anything already scheduled."""
+    for name, args in reversed(frames):
+        g.stack.append(Frame(name, args))
+
+
+def ask(g: Game, ctx: Ctx, kind: str, options: dict[int, list], data: dict | None = None,
+        blocked: dict | None = None, simultaneous: bool = False, auto: bool = True) -> None:
+    """Wait for a decision. A single seat with a single option and nothing blocked is not
+    asked: it would be a step the physical game does not have."""
+    data = data or {}
+    for seat, opts in options.items():
+        if not opts:
+            raise AssertionError(f"{kind}: seat {seat} would have no legal option")
+    if auto and not simultaneous and len(options) == 1 and not blocked:
+        (seat, opts), = options.items()
+        if len(opts) == 1:
+            ANSWERS[kind](g, ctx, seat, opts[0], data)
+            return
+    g.pending = Pending(kind, options, data, blocked or {}, simultaneous=simultaneous)
+
+
+def run(g: Game, ctx: Ctx) -> None:
+    while g.pending is None and g.outcome is None:
+        if not g.stack:
+            raise AssertionError("the rules ran out of steps without a decision or an end")
+        frame = g.stack.pop()
+        STEPS[frame.step](g, ctx, **frame.args)
+    if g.outcome is not None:
+        g.pending = None
+        g.stack.clear()
+
+
+def as_option(value) -> tuple:
+    """Commands arrive as JSON: lists become the tuples the options are made of."""
+    if isinstance(value, (list, tuple)):
+        return tuple(as_option(v) if isinstance(v, list) else v for v in value)
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return (value,)
+    raise MalformedCommand("an option is a list of strings and numbers")
+
+
+def parse_command(command) -> tuple[str, tuple, int | None]:
+    if not isinstance(command, dict):
+        raise MalformedCommand("a command is an object with 'decision' and 'option'")
+    decision, option = command.get("decision"), command.get("option")
+    state_id = command.get("state_id")
+    if not isinstance(decision, str) or option is None:
+        raise MalformedCommand("a command needs a 'decision' name and an 'option'")
+    if state_id is not None and (not isinstance(state_id, int) or isinstance(state_id, bool)):
+        raise MalformedCommand("'state_id' must be a whole number")
+    unknown = set(command) - {"decision", "option", "state_id"}
+    if unknown:
+        raise MalformedCommand(f"unknown fields: {', '.join(sorted(unknown))}")
+    return decision, as_option(option), state_id
+
+
+def check_seat(g: Game, actor) -> int:
+    if not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < g.players:
+        raise UnknownSeat(f"there is no seat {actor!r} at this table")
+    return actor
+
+
+def apply_command(g: Game, ctx: Ctx, actor, decision: str, option: tuple,
+                  state_id: int | None) -> None:
+    """Check a seat's command against the pending decision, then play it. All checks come
+    before the first change, so a refused command changes nothing."""
+    if g.outcome is not None:
+        raise GameOver("the game is over")
+    if state_id is not None and state_id != g.state_id:
+        raise StaleState(f"the game has moved on (state {g.state_id}, you saw {state_id})")
+    seat = check_seat(g, actor)
+    pending = g.pending
+    if pending is None or seat not in pending.seats:
+        waiting = ", ".join(str(s) for s in pending.seats) if pending else "nobody"
+        raise NotYourDecision(f"the game is not waiting for seat {seat} (waiting for {waiting})")
+    if decision != pending.kind:
+        raise WrongDecision(f"the game waits for '{pending.kind}', not '{decision}'")
+    if option not in pending.options[seat]:
+        reasons = dict(pending.blocked.get(seat, []))
+        why = reasons.get(option)
+        raise IllegalOption(f"{list(option)} is not allowed now" + (f": {why}" if why else ""))
+    g.state_id += 1
+    if pending.simultaneous:
+        pending.answers[seat] = option
+        ctx.fact("chosen", seat=seat, decision=decision)
+        if pending.seats:
+            return
+        g.pending = None
+        ANSWERS[pending.kind](g, ctx, pending.answers, pending.data)
+    else:
+        g.pending = None
+        ANSWERS[pending.kind](g, ctx, seat, option, pending.data)
+    run(g, ctx)
+
+
+def legal_options(g: Game, seat: int) -> list[tuple]:
+    if g.pending is None or seat not in g.pending.seats:
+        return []
+    return list(g.pending.options[seat])

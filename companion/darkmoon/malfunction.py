@@ -1,0 +1,130 @@
+"""Malfunctions: IN or OUT in clockwise order, private rolls, public submissions, the result."""
+from __future__ import annotations
+
+from .data import (BLACK_DECK_BONUS, BLACKOUT_DIFFICULTY, FATIGUE, OUTPOST, SHIELD, TASKS,
+                   UNKNOWN)
+from .damage import damage, remove_token, token_options
+from .dice import roll_all, spent_to_pool
+from .engine import Ctx, answer, ask, push, step
+from .state import Game
+from .turn import ask_submit, on_submitted
+
+PASS_DICE, JON_EXTRA = 2, 1
+
+
+@step("malfunction")
+def malfunction(g: Game, ctx: Ctx, card: str) -> None:
+    t, task = TASKS[card], g.task
+    task.difficulty = (t.difficulty + (BLACK_DECK_BONUS if g.deck_colour == "black" else 0)
+                       + (BLACKOUT_DIFFICULTY if g.current_event_is("blackout") else 0))
+    task.consequence, task.type = t.consequence, t.type
+    order = g.clockwise_from(g.active)
+    # First Is Last: the active player chooses and rolls last.
+    task.order = order[1:] + order[:1] if g.has("first_is_last") else order
+    ctx.fact("malfunction", card=card, difficulty=task.difficulty,
+             consequence=task.consequence, type=task.type)
+    push(g, ("participation", {"i": 0}))
+    if t.type == UNKNOWN:
+        # The type is named before anyone goes IN or OUT (RB ????????? malfunction).
+        ask(g, ctx, "malfunction_type", {g.active: [(SHIELD,), (OUTPOST,), (FATIGUE,)]}, {})
+
+
+@answer("malfunction_type")
+def malfunction_type(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
+    g.task.type = option[0]
+    ctx.fact("malfunction_type", seat=seat, type=option[0])
+
+
+@step("participation")
+def participation(g: Game, ctx: Ctx, i: int) -> None:
+    task = g.task
+    if i == len(task.order):
+        push(g, ("malfunction_roll", {"j": 0}))
+        return
+    seat = task.order[i]
+    options = ([("in",)] if g.seats[seat].all_dice else []) + [("out",)]
+    # Never answered for the seat: an automatic OUT would tell the table it holds no dice.
+    ask(g, ctx, "participation", {seat: options}, {"i": i}, auto=False)
+
+
+def pass_allowance(g: Game, seat: int) -> int:
+    """Dice taken when going OUT: two, Jon three, one fewer with the Command token out;
+    revealed Infected always two (RB)."""
+    if g.seats[seat].revealed:
+        return PASS_DICE
+    allowance = PASS_DICE + (JON_EXTRA if g.ability(seat, "jon") else 0)
+    return allowance - (1 if "command" in g.outpost_board else 0)
+
+
+@answer("participation")
+def choose_participation(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
+    g.task.participation[seat] = option[0]
+    ctx.fact("participation", seat=seat, choice=option[0])
+    nxt = ("participation", {"i": data["i"] + 1})
+    if option == ("out",):
+        push(g, ("retrieve", {"seat": seat, "want": pass_allowance(g, seat), "exact": False,
+                              "reason": "pass"}), nxt)
+    else:
+        push(g, nxt)
+
+
+def submits_one_die(g: Game, seat: int) -> bool:
+    return g.fatigued(seat) or (g.seats[seat].revealed and g.has("fatigued_infected"))
+
+
+@step("malfunction_roll")
+def malfunction_roll(g: Game, ctx: Ctx, j: int) -> None:
+    task = g.task
+    rollers = [s for s in task.order if task.participation.get(s) == "in"]
+    if j == len(rollers):
+        push(g, ("malfunction_result", {}))
+        return
+    seat = rollers[j]
+    roll_all(g, ctx, seat)  # every roll uses all active dice (RB Rolling & submitting)
+    one = submits_one_die(g, seat)
+    ask_submit(g, ctx, seat, {"purpose": "malfunction", "j": j, "least": 1,
+                              "most": 1 if one else 99, "ability": seat == g.active})
+
+
+@on_submitted("malfunction")
+def malfunction_submitted(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
+    task = g.task
+    task.success_total += sum(faces)
+    task.submitted.extend((seat, f) for f in faces)
+    ctx.fact("success_track", total=task.success_total, difficulty=task.difficulty)
+    if submits_one_die(g, seat) or not g.seats[seat].all_dice:
+        push(g, ("malfunction_roll", {"j": data["j"] + 1}))
+    else:
+        ask(g, ctx, "continue", {seat: [("roll_again",), ("stop",)]}, data, auto=False)
+
+
+@answer("continue")
+def continue_rolling(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
+    if option == ("stop",):
+        ctx.fact("stopped_rolling", seat=seat)
+        push(g, ("malfunction_roll", {"j": data["j"] + 1}))
+    else:
+        roll_all(g, ctx, seat)
+        ask_submit(g, ctx, seat, data)
+
+
+@step("malfunction_result")
+def malfunction_result(g: Game, ctx: Ctx) -> None:
+    task = g.task
+    task.success = task.success_total >= task.difficulty
+    # Spent dice return before consequences or cubes (RB Resolve task).
+    spent_to_pool(g)
+    ctx.fact("malfunction_result", success=task.success, total=task.success_total,
+             difficulty=task.difficulty)
+    if not task.success:
+        damage(g, ctx, task.type, task.consequence)
+    elif TASKS[task.card].bonus:
+        options = token_options(g, (task.type,))
+        if options:  # the success bonus is optional (facts §8 q4)
+            ask(g, ctx, "bonus", {g.active: options + [("skip",)]}, {})
+
+
+@answer("bonus")
+def success_bonus(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
+    if option != ("skip",):
+        remove_token(g, ctx, *option)

@@ -1,0 +1,115 @@
+"""Setting up a game: seats, characters, status cards, commander, decks and the first event."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .damage import place_one
+from .data import (CHARACTERS, COMMANDER, DICE_IN_BOX, FATIGUE_TOKENS, FINAL_EVENTS,
+                   INFECTED_CARDS, MAX_PLAYERS, MIN_PLAYERS, MIN_PLAYERS_FOR, OUTPOST,
+                   OUTPOST_TOKENS, SMALL_GAME_REMOVED, STATUS_COUNTS, TASK_DECK_FOR,
+                   TASKS, UNINFECTED, VARIANTS, EVENTS)
+from .engine import Ctx, push, run
+from .errors import BadSetup
+from .state import Game, Seat
+
+MAX_NAME = 24
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the host chooses before a game: names in clockwise order, and optionally the
+    characters, the final event and any variants."""
+    names: tuple
+    characters: tuple | None = None
+    final_event: str | None = None
+    variants: tuple = ()
+
+    def to_json(self) -> dict:
+        return {"names": list(self.names),
+                "characters": list(self.characters) if self.characters else None,
+                "final_event": self.final_event, "variants": list(self.variants)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Setup":
+        if not isinstance(data, dict):
+            raise BadSetup("a setup is an object with 'names'")
+        unknown = set(data) - {"names", "characters", "final_event", "variants"}
+        if unknown:
+            raise BadSetup(f"unknown setup fields: {', '.join(sorted(unknown))}")
+        names, chars = data.get("names"), data.get("characters")
+        variants = data.get("variants") or ()
+        if not isinstance(names, (list, tuple)) or not isinstance(variants, (list, tuple)):
+            raise BadSetup("'names' and 'variants' must be lists")
+        if chars is not None and not isinstance(chars, (list, tuple)):
+            raise BadSetup("'characters' must be a list or null")
+        setup = cls(tuple(names), tuple(chars) if chars else None, data.get("final_event"),
+                    tuple(variants))
+        setup.validate()
+        return setup
+
+    def validate(self) -> None:
+        n = len(self.names)
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise BadSetup(f"Dark Moon is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+        for name in self.names:
+            if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+                raise BadSetup(f"each name is 1 to {MAX_NAME} characters")
+        if self.characters is not None:
+            if len(self.characters) != n or len(set(self.characters)) != n:
+                raise BadSetup("choose one different character for each seat")
+            bad = [c for c in self.characters if c not in CHARACTERS]
+            if bad:
+                raise BadSetup(f"unknown characters: {bad}")
+        if self.final_event is not None and self.final_event not in FINAL_EVENTS:
+            raise BadSetup(f"unknown final event {self.final_event!r}")
+        for v in self.variants:
+            if v not in VARIANTS:
+                raise BadSetup(f"unknown variant {v!r}")
+            if n < MIN_PLAYERS_FOR.get(v, 0):
+                raise BadSetup(f"{v} needs at least {MIN_PLAYERS_FOR[v]} players")
+        if len(set(self.variants)) != len(self.variants):
+            raise BadSetup("a variant is listed twice")
+
+
+def build(setup: Setup, ctx: Ctx) -> Game:
+    n = len(setup.names)
+    chance = ctx.chance
+    characters = (list(setup.characters) if setup.characters
+                  else chance.shuffle(sorted(CHARACTERS))[:n])
+    infected, uninfected = STATUS_COUNTS[n]
+    # Unused infected cards go back to the box unseen (RB setup step 12).
+    chosen = chance.shuffle(list(INFECTED_CARDS))[:infected]
+    statuses = chance.shuffle(chosen + [UNINFECTED] * uninfected)
+    seats = [Seat(name, character, status)
+             for name, character, status in zip(setup.names, characters, statuses)]
+    g = Game(players=n, variants=frozenset(setup.variants), deck_colour=TASK_DECK_FOR[n],
+             seats=seats, outpost_pile=list(OUTPOST_TOKENS), fatigue_pile=list(FATIGUE_TOKENS))
+    g.pool = {c: DICE_IN_BOX[c] - sum(s.dice[c] for s in seats) for c in DICE_IN_BOX}
+    g.spent = {c: 0 for c in DICE_IN_BOX}
+    ctx.fact("game_set_up", names=list(setup.names), characters=characters,
+             variants=sorted(setup.variants))
+    for seat, status in enumerate(statuses):
+        ctx.fact("status_dealt", to=[seat], seat=seat, status=status)
+    if "telepathic_infected" in setup.variants:
+        team = [i for i, s in enumerate(statuses) if s != UNINFECTED]
+        ctx.fact("infected_team", to=team, seats=team)
+    for _ in range(2):  # two outpost tokens take effect at once (RB setup)
+        place_one(g, ctx, OUTPOST)
+    # Fatigue tokens are drawn until one matches a character in play; Daniel has none.
+    for token in chance.shuffle(list(FATIGUE_TOKENS)):
+        if token in characters:
+            g.commander = characters.index(token)
+            break
+    g.pool[COMMANDER] -= 1
+    g.seats[g.commander].dice[COMMANDER] = 1
+    ctx.fact("commander", seat=g.commander, previous=None)
+    g.final_event = setup.final_event or chance.pick(sorted(FINAL_EVENTS))
+    ctx.fact("final_event", card=g.final_event)
+    tasks = sorted(t for t in TASKS if not (n <= 4 and t == SMALL_GAME_REMOVED))
+    g.task_deck = chance.shuffle(tasks)
+    g.event_deck = chance.shuffle(sorted(EVENTS))
+    push(g, ("draw_events", {}), ("turn_start", {"seat": g.left_of(g.commander)}))
+    run(g, ctx)
+    return g
+
+

@@ -1,0 +1,173 @@
+"""The game's state: plain dataclasses the rules read and change, cloned before each command."""
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field
+
+from .data import (BASE_DIE_LIMIT, CHARACTERS, COMMANDER, DICE_IN_BOX, FATIGUE_TOKENS,
+                   QUARANTINE_PENALTY, REVEALED_DIE_LIMIT, STRONG, UNINFECTED, WEAK)
+
+
+@dataclass(slots=True)
+class Seat:
+    name: str
+    character: str | None
+    status: str
+    dice: dict = field(default_factory=lambda: {STRONG: 2, WEAK: 2, COMMANDER: 0})
+    # The dice of the roll in progress, as (colour, face); they are among `dice`.
+    rolled: list = field(default_factory=list)
+    die_tokens: int = 0
+    quarantined: bool = False
+    revealed: bool = False
+
+    @property
+    def infected(self) -> bool:
+        return self.status != UNINFECTED
+
+    @property
+    def held(self) -> int:
+        """Dice that count against the die limit (the commander die does not)."""
+        return self.dice[STRONG] + self.dice[WEAK]
+
+    @property
+    def all_dice(self) -> int:
+        return self.dice[STRONG] + self.dice[WEAK] + self.dice[COMMANDER]
+
+
+@dataclass(slots=True)
+class Frame:
+    """A step still to run; the stack of frames is the game's program counter."""
+    step: str
+    args: dict
+
+
+@dataclass(slots=True)
+class Pending:
+    """What the game waits for: one decision, asked of one seat or of several at once."""
+    kind: str
+    options: dict          # seat -> list of legal options (tuples)
+    data: dict = field(default_factory=dict)
+    blocked: dict = field(default_factory=dict)   # seat -> [(option, reason)]
+    answers: dict = field(default_factory=dict)   # simultaneous decisions: seat -> option
+    simultaneous: bool = False
+
+    @property
+    def seats(self) -> list[int]:
+        return [s for s in self.options if s not in self.answers]
+
+
+@dataclass(slots=True)
+class TaskInPlay:
+    card: str
+    kind: str
+    type: str | None = None
+    difficulty: int = 0
+    consequence: int = 0
+    success_total: int = 0
+    order: list = field(default_factory=list)          # participation order
+    participation: dict = field(default_factory=dict)  # seat -> "in" | "out"
+    submitted: list = field(default_factory=list)      # public: (seat, colour, face)
+    success: bool | None = None
+
+
+@dataclass(slots=True)
+class Outcome:
+    winner: str          # "uninfected" or "infected"
+    condition: str       # shield, outpost, fatigue, final_event, codes
+
+
+@dataclass(slots=True)
+class Game:
+    players: int
+    variants: frozenset
+    deck_colour: str
+    seats: list
+    pool: dict = field(default_factory=dict)
+    spent: dict = field(default_factory=dict)
+    shield_tokens: int = 2
+    outpost_board: list = field(default_factory=list)
+    outpost_pile: list = field(default_factory=list)
+    fatigue_board: list = field(default_factory=list)
+    fatigue_pile: list = field(default_factory=lambda: list(FATIGUE_TOKENS))
+    sabotage: str | None = None
+    task_deck: list = field(default_factory=list)     # top is the end of the list
+    task_discard: list = field(default_factory=list)
+    task_drawn: list = field(default_factory=list)    # private to the drawing seat
+    task: TaskInPlay | None = None
+    event_deck: list = field(default_factory=list)    # top is the end of the list
+    event_drawn: list = field(default_factory=list)   # private to the commander
+    event: str | None = None
+    event_cubes: int = 0
+    completed_events: list = field(default_factory=list)
+    final_event: str = ""
+    final_cubes: int = 0
+    final_active: bool = False
+    suspicion: int | None = 1
+    commander: int = 0
+    active: int = 0
+    turn: int = 0
+    luba_reroll_used: bool = False
+    last_vote: dict | None = None
+    stack: list = field(default_factory=list)
+    pending: Pending | None = None
+    outcome: Outcome | None = None
+    state_id: int = 0
+
+    def clone(self) -> "Game":
+        # pickle copies this tree of plain objects several times faster than deepcopy.
+        return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+
+    # --- derived facts the rules ask often ---
+
+    def has(self, variant: str) -> bool:
+        return variant in self.variants
+
+    def left_of(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    def clockwise_from(self, seat: int) -> list[int]:
+        return [(seat + i) % self.players for i in range(self.players)]
+
+    def players_in_game(self) -> list[int]:
+        """The rulebook's "players": everyone not revealed as Infected."""
+        return [i for i, s in enumerate(self.seats) if not s.revealed]
+
+    def fatigued(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return (not s.revealed and s.character is not None
+                and s.character in self.fatigue_board)
+
+    def die_limit(self, seat: int) -> int:
+        s = self.seats[seat]
+        if s.revealed:
+            return REVEALED_DIE_LIMIT
+        limit = BASE_DIE_LIMIT + s.die_tokens - (QUARANTINE_PENALTY if s.quarantined else 0)
+        return max(1, limit)  # "Players always have access to at least one die" (RB Quarantine)
+
+    def ability(self, seat: int, character: str) -> bool:
+        s = self.seats[seat]
+        return s.character == character and not self.fatigued(seat) and not s.revealed
+
+    def infected_total(self) -> int:
+        return sum(1 for s in self.seats if s.infected)
+
+    def all_infected_revealed(self) -> bool:
+        return all(s.revealed for s in self.seats if s.infected)
+
+    def event_card(self):
+        from .data import EVENTS, FINAL_EVENTS
+        return FINAL_EVENTS[self.final_event] if self.final_active else EVENTS.get(self.event)
+
+    def current_event_is(self, event_id: str) -> bool:
+        return (self.final_event if self.final_active else self.event) == event_id
+
+    def dice_total(self) -> dict:
+        total = {c: self.pool[c] + self.spent[c] for c in DICE_IN_BOX}
+        for s in self.seats:
+            for c in DICE_IN_BOX:
+                total[c] += s.dice[c]
+        return total
+
+
+def character_name(character: str | None) -> str:
+    return CHARACTERS[character].name if character else ""

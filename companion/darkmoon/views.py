@@ -1,0 +1,135 @@
+"""What each audience may see. Both views are built field by field (allow-lists), never by
+removing secrets from the whole state. After the game, everything is shown to everyone."""
+from __future__ import annotations
+
+from .data import BLOCKED_BY, EVENTS, FINAL_EVENTS, TASKS
+from .state import Game
+
+# Failure condition by shield tokens on the track (facts §2).
+FAILURE_CONDITION = {0: None, 1: None, 2: "-1", 3: "any+", 4: "-2", 5: "any-", 6: "breached"}
+# Decision details a seat may see about its own decision; anything else stays in the state.
+SAFE_DATA = ("reason", "purpose", "card", "target", "by", "area", "ordered", "drawn")
+
+
+def public_view(g: Game) -> dict:
+    over = g.outcome is not None
+    view = {
+        "state_id": g.state_id,
+        "players": g.players,
+        "variants": sorted(g.variants),
+        "task_deck": g.deck_colour,
+        "turn": g.turn,
+        "active": g.active,
+        "commander": g.commander,
+        "shield": {"tokens": g.shield_tokens,
+                   "failure_condition": FAILURE_CONDITION[g.shield_tokens]},
+        "outpost": {"tokens": sorted(g.outpost_board),
+                    "blocked_actions": sorted(BLOCKED_BY[t] for t in g.outpost_board
+                                              if t in BLOCKED_BY),
+                    "command_token": "command" in g.outpost_board},
+        "fatigue": {"tokens": sorted(g.fatigue_board),
+                    "fatigued_seats": [i for i in range(g.players) if g.fatigued(i)]},
+        "sabotage": g.sabotage,
+        "event": ({"card": g.event, "cubes": g.event_cubes, "needed": EVENTS[g.event].cubes}
+                  if g.event else None),
+        "completed_events": list(g.completed_events),
+        "final_event": {"card": g.final_event, "cubes": g.final_cubes,
+                        "needed": FINAL_EVENTS[g.final_event].cubes,
+                        "active": g.final_active},
+        "suspicion": g.suspicion,
+        "pool": dict(g.pool),
+        "spent": dict(g.spent),
+        "task_deck_size": len(g.task_deck),
+        "task_discard_size": len(g.task_discard),
+        "task": task_view(g),
+        "seats": [seat_public(g, i, over) for i in range(g.players)],
+        "waiting": waiting_view(g),
+        "outcome": ({"winner": g.outcome.winner, "condition": g.outcome.condition}
+                    if over else None),
+    }
+    if over:
+        view["revealed_after_game"] = {
+            "task_deck": list(reversed(g.task_deck)), "task_discard": list(g.task_discard),
+            "event_deck": list(reversed(g.event_deck)),
+        }
+    return view
+
+
+def task_view(g: Game) -> dict | None:
+    t = g.task
+    if t is None:
+        return None
+    return {"card": t.card, "kind": t.kind, "type": t.type, "difficulty": t.difficulty,
+            "consequence": t.consequence, "success_total": t.success_total,
+            "suspicious": TASKS[t.card].suspicious, "bonus": TASKS[t.card].bonus,
+            "order": list(t.order), "participation": {str(k): v for k, v in
+                                                      t.participation.items()},
+            "submitted": [[seat, face] for seat, face in t.submitted], "success": t.success}
+
+
+def seat_public(g: Game, i: int, over: bool) -> dict:
+    s = g.seats[i]
+    view = {"seat": i, "name": s.name, "character": s.character,
+            "fatigued": g.fatigued(i), "quarantined": s.quarantined, "revealed": s.revealed,
+            "die_limit": g.die_limit(i), "die_tokens": s.die_tokens,
+            "commander": i == g.commander, "active": i == g.active,
+            "status": s.status if (s.revealed or over) else None}
+    if over:
+        view["dice"] = dict(s.dice)
+    return view
+
+
+def waiting_view(g: Game) -> dict | None:
+    p = g.pending
+    if p is None:
+        return None
+    view = {"decision": p.kind, "seats": p.seats}
+    if p.simultaneous:
+        view["chosen"] = sorted(p.answers)  # who has chosen, never what
+        view["voters"] = sorted(p.options)
+    if p.kind == "vote":
+        view["target"] = p.data["target"]
+    return view
+
+
+def seat_view(g: Game, seat: int) -> dict:
+    """One seat's private screen: the public board plus what only this seat may know."""
+    s = g.seats[seat]
+    view = public_view(g)
+    view["you"] = {
+        "seat": seat,
+        "status": s.status,
+        "dice": dict(s.dice),
+        "rolled": [list(d) for d in s.rolled],
+        "die_limit": g.die_limit(seat),
+        "tasks_in_hand": list(g.task_drawn) if own_pending(g, seat, "task") else [],
+        "events_in_hand": list(g.event_drawn) if own_pending(g, seat, "event") else [],
+        "decision": decision_view(g, seat),
+        # Telepathic Infected: the Infected opened their eyes together at setup.
+        "infected_team": ([i for i, o in enumerate(g.seats) if o.infected]
+                          if g.has("telepathic_infected") and s.infected else []),
+    }
+    return view
+
+
+def own_pending(g: Game, seat: int, kind: str) -> bool:
+    return g.pending is not None and g.pending.kind == kind and seat in g.pending.options
+
+
+def decision_view(g: Game, seat: int) -> dict | None:
+    p = g.pending
+    if p is None or seat not in p.options:
+        return None
+    return {"decision": p.kind,
+            "options": [list(o) for o in p.options[seat]] if seat in p.seats else [],
+            "blocked": [[list(o), why] for o, why in p.blocked.get(seat, [])],
+            "chosen": list(p.answers[seat]) if seat in p.answers else None,
+            "data": {k: v for k, v in p.data.items() if k in SAFE_DATA}}
+
+
+def visible_facts(facts: list[dict], seat: int | None, over: bool) -> list[dict]:
+    """The log as one audience sees it: public facts, plus `seat`'s own private ones; once
+    the game is over, every fact."""
+    if over:
+        return list(facts)
+    return [f for f in facts if "to" not in f or (seat is not None and seat in f["to"])]

@@ -1,0 +1,89 @@
+"""Bots that pick uniformly among the legal options, for simulations, demos and tests."""
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .darkmoon import Chance, Ctx, Game, Setup, play, start
+from .darkmoon.api import apply_event
+
+MAX_COMMANDS = 20_000  # a guard: a game that runs this long is a bug to report
+
+
+@dataclass
+class Played:
+    game: Game
+    events: list = field(default_factory=list)
+    commands: int = 0
+
+
+def bot_choice(g: Game, rng: random.Random) -> tuple[int, dict]:
+    """The next (seat, command) a uniformly random bot would send."""
+    pending = g.pending
+    seat = rng.choice(pending.seats)
+    option = rng.choice(pending.options[seat])
+    return seat, {"decision": pending.kind, "option": list(option)}
+
+
+def helpful_choice(g: Game, rng: random.Random) -> tuple[int, dict]:
+    """A bot that mostly plays for the Uninfected, so tests reach events and the final
+    event; it still picks at random one time in four."""
+    pending = g.pending
+    seat = rng.choice(pending.seats)
+    options = pending.options[seat]
+    option = rng.choice(options)
+    if rng.random() < 0.75:
+        score = {
+            "submit": lambda o: (-1 if o == ("reroll",) else
+                                 sum(g.seats[seat].rolled[i][1] for i in o[1:])),
+            "participation": lambda o: o == ("in",),
+            "continue": lambda o: (o == ("roll_again",)) == (
+                g.task is not None and g.task.success_total < g.task.difficulty),
+            "action": lambda o: {"repair": 3, "lone_wolf": 2, "pass": 1}.get(o[0], 0),
+            "bonus": lambda o: o != ("skip",),
+            "vote": lambda o: {"strong": 2, "weak": 1}.get(o[0], 0)
+            if not g.seats[seat].infected else 0,
+            "agree": lambda o: o == ("agree",),
+        }.get(pending.kind)
+        if score:
+            option = max(options, key=score)
+    return seat, {"decision": pending.kind, "option": list(option)}
+
+
+def play_game(setup: Setup, seed: int,
+              after_each: Callable[[Game, dict], None] | None = None,
+              choose=bot_choice) -> Played:
+    """One whole game between bots. The bots' choices and the dice share one seeded rng,
+    so a seed names a game exactly."""
+    rng = random.Random(seed)
+    events = start(setup, rng)
+    g = apply_event(None, events[0])
+    played = Played(g, events)
+    while g.outcome is None:
+        if played.commands >= MAX_COMMANDS:
+            raise RuntimeError(f"game with seed {seed} did not end in {MAX_COMMANDS} commands")
+        seat, command = choose(g, rng)
+        event = play(g, seat, command, Ctx(Chance(rng=rng)))
+        events.append(event)
+        played.commands += 1
+        if after_each:
+            after_each(g, event)
+    return played
+
+
+def simulate(games: int, players: int, seed: int, variants: tuple = ()) -> dict:
+    names = tuple(f"Player {i + 1}" for i in range(players))
+    wins, conditions, turns = Counter(), Counter(), 0
+    began = time.perf_counter()
+    for k in range(games):
+        g = play_game(Setup(names, variants=tuple(variants)), seed + k).game
+        wins[g.outcome.winner] += 1
+        conditions[g.outcome.condition] += 1
+        turns += g.turn
+    elapsed = time.perf_counter() - began
+    return {"games": games, "players": players, "wins": dict(wins),
+            "conditions": dict(conditions), "mean_turns": turns / games if games else 0,
+            "games_per_second": games / elapsed if elapsed else float("inf")}
