@@ -1,0 +1,87 @@
+"""The `darkmoon-companion` command: the composition root of the product."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .darkmoon.data import VARIANTS
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="darkmoon-companion",
+        description="A referee for the board game Dark Moon.")
+    commands = parser.add_subparsers(dest="command")
+
+    sim = commands.add_parser("simulate", help="bots play whole games; prints the results")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--players", type=int, default=5, choices=range(3, 8), metavar="3-7")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--variant", action="append", default=[], choices=VARIANTS,
+                     metavar="NAME", help=f"one of: {', '.join(VARIANTS)} (repeatable)")
+    sim.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    rep = commands.add_parser("replay", help="rebuild a stored game; prints its public state")
+    rep.add_argument("path", help="the game's SQLite file")
+    rep.add_argument("--game", type=int, default=None, help="game id (default: the latest)")
+
+    args = parser.parse_args(argv)
+    if args.command == "simulate":
+        return simulate_command(args)
+    if args.command == "replay":
+        return replay_command(args)
+    parser.print_help()
+    return 0
+
+
+def simulate_command(args) -> int:
+    from .darkmoon import BadSetup
+    from .simulate import simulate
+    if args.games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        result = simulate(args.games, args.players, args.seed, tuple(args.variant))
+    except BadSetup as error:
+        print(error.message, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    games = result["games"]
+    print(f"{games} games, {args.players} players, seed {args.seed}"
+          + (f", variants: {', '.join(args.variant)}" if args.variant else ""))
+    print("wins by team:")
+    for team in ("uninfected", "infected"):
+        wins = result["wins"].get(team, 0)
+        print(f"  {team:<11} {wins:>6}  ({100 * wins / games:.1f}%)")
+    print("wins by condition:")
+    for condition, wins in sorted(result["conditions"].items(), key=lambda kv: -kv[1]):
+        print(f"  {condition:<11} {wins:>6}")
+    print(f"mean turns per game: {result['mean_turns']:.1f}")
+    print(f"games per second:    {result['games_per_second']:.1f}")
+    return 0
+
+
+def replay_command(args) -> int:
+    import os
+    from .store import EventStore, StoreError
+    from .table import Table
+    if not os.path.exists(args.path):
+        print(f"no such file: {args.path}", file=sys.stderr)
+        return 2
+    try:
+        table = Table.resume(EventStore(args.path), args.game)
+    except StoreError as error:
+        print(f"cannot read {args.path}: {error}", file=sys.stderr)
+        return 2
+    if table is None:
+        print(f"{args.path} holds no game", file=sys.stderr)
+        return 2
+    print(json.dumps(table.public_view(), indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""The durable event log: each accepted command's records, committed to SQLite before anyone is told."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+# Bump when the tables change; a file with a newer version is refused rather than misread.
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE games (
+    game_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    meta    TEXT NOT NULL
+);
+-- One row per accepted command, so a command whose record list is empty still takes its seq.
+CREATE TABLE commands (
+    game_id INTEGER NOT NULL REFERENCES games(game_id),
+    seq     INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE records (
+    game_id INTEGER NOT NULL,
+    seq     INTEGER NOT NULL,
+    idx     INTEGER NOT NULL,
+    body    TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq, idx),
+    FOREIGN KEY (game_id, seq) REFERENCES commands(game_id, seq)
+) WITHOUT ROWID;
+"""
+
+
+class StoreError(Exception):
+    """The event store cannot do what was asked."""
+
+
+class SequenceConflict(StoreError, ValueError):
+    """An append whose seq is not the last stored seq + 1; nothing was written."""
+
+
+class UnknownGame(StoreError, LookupError):
+    """No game with that id is in the store."""
+
+
+def _encode(value: object) -> str:
+    # allow_nan=False: NaN and Infinity are not JSON, and a log other tools cannot read is no log.
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+class EventStore:
+    """An append-only log of games, each a sequence of commands, each a list of JSON records.
+
+    One EventStore per process and file. Calls are serialised by a lock, so the store may be
+    used from a writer thread (fsync on an SD card can stall; keep it off the UI's loop).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so one append is exactly one
+        # transaction, never merged with or split by the sqlite3 module's implicit ones.
+        self._conn = sqlite3.connect(
+            os.fspath(path), isolation_level=None, check_same_thread=False
+        )
+        self._lock = threading.Lock()
+        try:
+            self._configure()
+            self._ensure_schema()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _configure(self) -> None:
+        conn = self._conn
+        # Another process (a backup, a viewer) may hold the lock for a moment: wait, don't fail.
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("PRAGMA foreign_keys = ON")
+        # WAL: a commit is one sequential write to the log, and readers never block the writer.
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode.lower() not in ("wal", "memory"):  # ":memory:" databases cannot use WAL
+            raise StoreError(f"cannot put the store in WAL mode (got {mode!r})")
+        # FULL, not NORMAL: in WAL mode NORMAL skips the fsync at commit, so a power cut can lose
+        # the last commands that players already saw acknowledged. FULL syncs the WAL each commit.
+        conn.execute("PRAGMA synchronous = FULL")
+
+    def _ensure_schema(self) -> None:
+        with self._transaction() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                has_tables = conn.execute(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                ).fetchone()[0]
+                if has_tables:
+                    raise StoreError("file is an SQLite database but not a Dark Moon event store")
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            elif version != SCHEMA_VERSION:
+                raise StoreError(
+                    f"event store schema version {version} is not the supported {SCHEMA_VERSION}"
+                )
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """Hold the lock across BEGIN IMMEDIATE .. COMMIT; roll back on any error."""
+        with self._lock:
+            # IMMEDIATE takes the write lock now, so a seq check and its inserts see one state.
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException:
+                if self._conn.in_transaction:  # a failed COMMIT can leave it open
+                    self._conn.execute("ROLLBACK")
+                raise
+
+    def new_game(self, meta: dict) -> int:
+        """Record a new game with its options and seed; it becomes the latest game."""
+        body = _encode(meta)
+        with self._transaction() as conn:
+            cursor = conn.execute("INSERT INTO games (meta) VALUES (?)", (body,))
+            return int(cursor.lastrowid)
+
+    def latest_game(self) -> int | None:
+        with self._lock:
+            row = self._conn.execute("SELECT max(game_id) FROM games").fetchone()
+        return row[0]
+
+    def meta(self, game_id: int) -> dict:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT meta FROM games WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        if row is None:
+            raise UnknownGame(f"no game {game_id}")
+        return json.loads(row[0])
+
+    def append(self, game_id: int, seq: int, records: list[dict]) -> None:
+        """Durably store the records of command `seq` (last stored seq + 1) in one transaction.
+
+        Returns only once the commit is on disk. On any error nothing of `seq` is stored:
+        SequenceConflict for a wrong seq, TypeError or ValueError for a record that is not a
+        JSON-able dict.
+        """
+        for record in records:
+            if not isinstance(record, dict):
+                raise TypeError(f"a record must be a dict, not {type(record).__name__}")
+        with self._transaction() as conn:
+            # Checked inside the write transaction, so no other writer can slip in between.
+            last = self._last_seq(conn, game_id)
+            if seq != last + 1:
+                raise SequenceConflict(
+                    f"game {game_id}: append of seq {seq}, but the last stored seq is {last}"
+                )
+            conn.execute("INSERT INTO commands (game_id, seq) VALUES (?, ?)", (game_id, seq))
+            # Encoded lazily, row by row: a record that fails to encode aborts the transaction
+            # after its predecessors were inserted, and the rollback takes them back out.
+            conn.executemany(
+                "INSERT INTO records (game_id, seq, idx, body) VALUES (?, ?, ?, ?)",
+                ((game_id, seq, idx, _encode(record)) for idx, record in enumerate(records)),
+            )
+
+    def load(self, game_id: int) -> list[list[dict]]:
+        """The records of every stored command in order: result[k] holds those of seq k + 1."""
+        with self._transaction() as conn:  # one snapshot for the count and the rows
+            last = self._last_seq(conn, game_id)
+            rows = conn.execute(
+                "SELECT seq, body FROM records WHERE game_id = ? ORDER BY seq, idx", (game_id,)
+            ).fetchall()
+        commands: list[list[dict]] = [[] for _ in range(last)]
+        for seq, body in rows:
+            commands[seq - 1].append(json.loads(body))
+        return commands
+
+    def last_seq(self, game_id: int) -> int:
+        """The seq of the last stored command of the game, 0 before its first."""
+        with self._lock:
+            return self._last_seq(self._conn, game_id)
+
+    @staticmethod
+    def _last_seq(conn: sqlite3.Connection, game_id: int) -> int:
+        row = conn.execute(
+            "SELECT (SELECT 1 FROM games WHERE game_id = :g),"
+            " (SELECT max(seq) FROM commands WHERE game_id = :g)",
+            {"g": game_id},
+        ).fetchone()
+        if row[0] is None:
+            raise UnknownGame(f"no game {game_id}")
+        return row[1] or 0
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+

@@ -1,0 +1,124 @@
+"""The Table: the one authority. Rules + durable event log + randomness + subscribers.
+
+Every input (button, phone, kiosk key, host) becomes `submit(actor, command)`. The rules
+decide; the events are committed to SQLite; only then does the state change and anyone hear
+of it. A Table opened on an existing store replays the log and carries on exactly.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from .darkmoon import (Game, Setup, decide, evolve, public_view, seat_view, start,
+                       visible_facts, waiting_for)
+from .darkmoon.api import apply_event
+from .store import EventStore
+
+PUBLIC = "public"
+RULES_VERSION = 1
+LOG_LENGTH = 60  # facts sent with each view; the whole log stays in the store
+
+Subscriber = Callable[[object, dict], None]
+
+
+class Table:
+    def __init__(self, store: EventStore, game_id: int, events: list[dict], seed: int | None):
+        self.store = store
+        self.game_id = game_id
+        self.seed = seed
+        self.state: Game | None = None
+        self.facts: list[dict] = []
+        self._subscribers: list[tuple[object, Subscriber]] = []
+        g = None
+        for event in events:  # folds in place: a resumed game costs one replay, no copies
+            g = apply_event(g, event)
+            self._remember(event)
+        self.state = g
+
+    # --- opening a game ---
+
+    @classmethod
+    def new(cls, store: EventStore, setup: Setup | dict, seed: int | None = None) -> "Table":
+        """Deal a new game. With a seed every roll and draw is reproducible (tests,
+        simulations); without one the dice come from the operating system's randomness."""
+        setup = setup if isinstance(setup, Setup) else Setup.from_json(setup)
+        events = start(setup, _rng(seed, 0))
+        game_id = store.new_game({"setup": setup.to_json(), "seed": seed,
+                                  "rules_version": RULES_VERSION})
+        store.append(game_id, 1, events)
+        return cls(store, game_id, events, seed)
+
+    @classmethod
+    def resume(cls, store: EventStore, game_id: int | None = None) -> "Table | None":
+        """The latest game in the store (or `game_id`) exactly as it was; None if none."""
+        game_id = store.latest_game() if game_id is None else game_id
+        if game_id is None:
+            return None
+        meta = store.meta(game_id)
+        events = [e for records in store.load(game_id) for e in records]
+        return cls(store, game_id, events, meta.get("seed"))
+
+    # --- the one way in ---
+
+    def submit(self, actor, command: dict) -> list[dict]:
+        """Decide, append durably, evolve, then notify. Raises a RulesError (and changes
+        nothing) for anything the rules refuse."""
+        g = self.state
+        events = decide(g, actor, command, _rng(self.seed, g.state_id + 1))
+        self.store.append(self.game_id, g.state_id + 2, events)
+        self.state = evolve(g, events)
+        for event in events:
+            self._remember(event)
+        self._notify()
+        return events
+
+    def _remember(self, event: dict) -> None:
+        for fact in event["facts"]:
+            self.facts.append({"seq": event["state_id"], **fact})
+
+    # --- what the game waits for, and who may see what ---
+
+    @property
+    def state_id(self) -> int:
+        return self.state.state_id
+
+    @property
+    def over(self) -> bool:
+        return self.state.outcome is not None
+
+    def waiting_for(self) -> dict | None:
+        return waiting_for(self.state)
+
+    def public_view(self) -> dict:
+        view = public_view(self.state)
+        view["log"] = visible_facts(self.facts, None, self.over)[-LOG_LENGTH:]
+        return view
+
+    def seat_view(self, seat: int) -> dict:
+        view = seat_view(self.state, seat)
+        view["log"] = visible_facts(self.facts, seat, self.over)[-LOG_LENGTH:]
+        view["you"]["private_log"] = [f for f in self.facts if seat in f.get("to", ())]
+        return view
+
+    def subscribe(self, audience, callback: Subscriber) -> Callable[[], None]:
+        """Call `callback(audience, view)` after every accepted command; `audience` is
+        PUBLIC or a seat number. Returns a function that unsubscribes."""
+        entry = (audience, callback)
+        self._subscribers.append(entry)
+        return lambda: self._subscribers.remove(entry)
+
+    def _notify(self) -> None:
+        views: dict = {}
+        for audience, callback in list(self._subscribers):
+            if audience not in views:
+                views[audience] = (self.public_view() if audience == PUBLIC
+                                   else self.seat_view(audience))
+            callback(audience, views[audience])
+
+
+def _rng(seed: int | None, state_id: int) -> random.Random:
+    # One generator per command, derived from the seed and the state id, so a resumed seeded
+    # game rolls exactly what it would have rolled without the restart.
+    if seed is None:
+        return random.SystemRandom()
+    return random.Random(f"{seed}:{state_id}")

@@ -1,0 +1,1 @@
+"""Phone and public board web app (aiohttp), served by the Pi on the table's Wi-Fi."""

@@ -1,0 +1,1 @@
+"""The Textual kiosk: renders the public view and holds no rules."""
