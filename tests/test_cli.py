@@ -1,0 +1,48 @@
+"""The darkmoon-companion command as a user runs it."""
+import json
+import random
+
+from companion.cli import main
+from companion.simulate import bot_choice
+from companion.store import EventStore
+from companion.table import Table
+
+
+def test_simulate_prints_wins_turns_and_speed(capsys):
+    assert main(["simulate", "--games", "5", "--players", "4", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "5 games, 4 players, seed 3" in out
+    assert "wins by team:" in out and "wins by condition:" in out
+    assert "mean turns per game:" in out and "games per second:" in out
+
+
+def test_simulate_json_counts_every_game_once(capsys):
+    main(["simulate", "--games", "6", "--players", "5", "--seed", "9", "--variant",
+          "first_is_last", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert sum(result["wins"].values()) == sum(result["conditions"].values()) == 6
+
+
+def test_simulate_refuses_a_variant_the_player_count_forbids(capsys):
+    assert main(["simulate", "--games", "1", "--players", "4", "--variant",
+                 "telepathic_infected"]) == 2
+    assert "needs at least 5 players" in capsys.readouterr().err
+
+
+def test_replay_prints_the_stored_games_public_state(tmp_path, capsys):
+    path = tmp_path / "game.db"
+    table = Table.new(EventStore(path), {"names": ["A", "B", "C"]}, seed=5)
+    rng = random.Random(5)
+    for _ in range(20):
+        seat, command = bot_choice(table.state, rng)
+        table.submit(seat, command)
+    assert main(["replay", str(path)]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["state_id"] == table.state_id
+    assert shown["shield"] == table.public_view()["shield"]
+    assert all(seat["status"] is None or seat["revealed"] for seat in shown["seats"])
+
+
+def test_replay_of_a_missing_file_says_so(tmp_path, capsys):
+    assert main(["replay", str(tmp_path / "nope.db")]) == 2
+    assert "no such file" in capsys.readouterr().err

@@ -1,0 +1,147 @@
+"""The Table: durable before visible, resumable exactly, and refusals change nothing."""
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from companion.darkmoon import HOST, NotYourDecision, StaleState
+from companion.simulate import bot_choice
+from companion.store import EventStore
+from companion.table import PUBLIC, Table
+
+NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]
+
+
+def new_table(path, seed=7):
+    return Table.new(EventStore(path), {"names": NAMES}, seed=seed)
+
+
+def play(table, commands, rng):
+    for _ in range(commands):
+        if table.over:
+            break
+        seat, command = bot_choice(table.state, rng)
+        table.submit(seat, {**command, "state_id": table.state_id})
+
+
+def test_resumed_table_is_the_same_game(tmp_path):
+    path = tmp_path / "game.db"
+    table = new_table(path)
+    play(table, 40, random.Random(1))
+    table.store.close()
+    resumed = Table.resume(EventStore(path))
+    assert resumed.state == table.state
+    assert resumed.public_view() == table.public_view()
+    for seat in range(len(NAMES)):
+        assert resumed.seat_view(seat) == table.seat_view(seat)
+
+
+def test_a_restart_does_not_change_what_a_seeded_game_rolls(tmp_path):
+    """Rolls come from (seed, state id): a restart mid-game continues the same game."""
+    straight = new_table(tmp_path / "a.db")
+    play(straight, 60, random.Random(2))
+    broken = new_table(tmp_path / "b.db")
+    bots = random.Random(2)
+    play(broken, 25, bots)
+    broken.store.close()
+    broken = Table.resume(EventStore(tmp_path / "b.db"))
+    play(broken, 35, bots)
+    assert broken.state == straight.state
+
+
+def test_refused_command_is_not_stored_and_nobody_is_told(tmp_path):
+    table = new_table(tmp_path / "game.db")
+    heard = []
+    table.subscribe(PUBLIC, lambda audience, view: heard.append(view))
+    before = (table.store.last_seq(table.game_id), table.state_id, table.public_view())
+    waiting = table.waiting_for()["seats"]
+    idle = next(s for s in range(len(NAMES)) if s not in waiting)
+    with pytest.raises(NotYourDecision):
+        table.submit(idle, {"decision": table.waiting_for()["decision"], "option": ["pass"]})
+    with pytest.raises(StaleState):
+        seat, command = bot_choice(table.state, random.Random(3))
+        table.submit(seat, {**command, "state_id": table.state_id + 5})
+    assert (table.store.last_seq(table.game_id), table.state_id,
+            table.public_view()) == before
+    assert heard == []
+
+
+def test_subscribers_hear_their_own_view_after_each_command(tmp_path):
+    table = new_table(tmp_path / "game.db")
+    heard = {}
+    table.subscribe(PUBLIC, lambda audience, view: heard.setdefault(audience, []).append(view))
+    table.subscribe(2, lambda audience, view: heard.setdefault(audience, []).append(view))
+    play(table, 5, random.Random(4))
+    assert len(heard[PUBLIC]) == len(heard[2]) == 5
+    assert all("you" not in view for view in heard[PUBLIC])
+    assert heard[2][-1]["you"]["status"] == table.state.seats[2].status
+    assert heard[PUBLIC][-1]["state_id"] == table.state_id
+
+
+def test_votes_show_who_has_chosen_but_not_what_until_all_have(tmp_path):
+    """RB Call a vote: "All players then hold out a closed fist and simultaneously reveal"."""
+    table = new_table(tmp_path / "game.db")
+    rng = random.Random(5)
+    while table.waiting_for()["decision"] != "vote":
+        seat, command = bot_choice(table.state, rng)
+        if command["decision"] == "action":
+            options = table.waiting_for()["options"][seat]
+            votes = [o for o in options if o[0] == "vote"]
+            if votes:
+                command["option"] = list(votes[0])
+        table.submit(seat, command)
+    voters = table.waiting_for()["seats"]
+    first = voters[0]
+    ballot = table.waiting_for()["options"][first][0]
+    table.submit(first, {"decision": "vote", "option": list(ballot)})
+    public = json.dumps(table.public_view())
+    assert table.public_view()["waiting"]["chosen"] == [first]
+    assert "vote_revealed" not in public
+    for seat in voters[1:]:
+        option = table.waiting_for()["options"][seat][-1]
+        table.submit(seat, {"decision": "vote", "option": list(option)})
+    revealed = [f for f in table.public_view()["log"] if f["k"] == "vote_revealed"]
+    assert revealed and revealed[-1]["ballots"][first] == ballot[0]
+
+
+def test_host_corrections_are_logged_publicly(tmp_path):
+    table = new_table(tmp_path / "game.db")
+    table.submit(HOST, {"decision": "correct", "option": ["shield", 4]})
+    view = table.public_view()
+    assert view["shield"] == {"tokens": 4, "failure_condition": "-2"}
+    assert view["log"][-1]["k"] == "corrected"
+    resumed = Table.resume(EventStore(tmp_path / "game.db"))
+    assert resumed.public_view()["shield"]["tokens"] == 4
+
+
+def test_every_acknowledged_command_survives_kill_9(tmp_path):
+    """DESIGN: "Every acknowledged input survives kill -9"."""
+    path = tmp_path / "game.db"
+    script = textwrap.dedent(f"""
+        import random, sys
+        from companion.store import EventStore
+        from companion.table import Table
+        from companion.simulate import bot_choice
+        table = Table.new(EventStore({str(path)!r}), {{"names": {NAMES!r}}}, seed=11)
+        rng = random.Random(11)
+        while not table.over:
+            seat, command = bot_choice(table.state, rng)
+            table.submit(seat, command)
+            print(table.state_id, flush=True)
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                             cwd=os.path.dirname(os.path.dirname(__file__)))
+    acknowledged = 0
+    for line in child.stdout:
+        acknowledged = int(line)
+        if acknowledged >= 30:
+            break
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    resumed = Table.resume(EventStore(path))
+    assert resumed.state_id >= acknowledged >= 1
