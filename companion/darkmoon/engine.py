@@ -15,22 +15,19 @@ from .errors import (GameOver, IllegalOption, MalformedCommand, NotYourDecision,
                      ReplayMismatch, StaleState, UnknownSeat, WrongDecision)
 from .state import Frame, Game, Pending
 
-STEPS: dict[str, Callable] = {}
-ANSWERS: dict[str, Callable] = {}
+def registrar(table: dict):
+    """A decorator factory filling `table` with functions by name."""
+    def named(name: str):
+        def register(fn):
+            table[name] = fn
+            return fn
+        return register
+    return named
 
 
-def step(name: str):
-    def register(fn):
-        STEPS[name] = fn
-        return fn
-    return register
-
-
-def answer(kind: str):
-    def register(fn):
-        ANSWERS[kind] = fn
-        return fn
-    return register
+STEPS: dict[str, Callable] = {}    # step name -> fn(g, ctx, **args)
+ANSWERS: dict[str, Callable] = {}  # decision -> fn(g, ctx, seat, option, data)
+step, answer = registrar(STEPS), registrar(ANSWERS)
 
 
 class Chance:

@@ -6,7 +6,7 @@ from .data import (BLOCKED_BY, COMPLICATION, FATIGUE, OUTPOST, SHIELD, SUSPICION
 from .damage import remove_token, token_options
 from .dice import (roll, roll_choice_options, spent_to_pool, submit, submit_options,
                    take_commander_die)
-from .engine import Ctx, answer, ask, push, step
+from .engine import Ctx, answer, ask, push, registrar, step
 from .state import Game, TaskInPlay
 
 ACTIONS: dict = {}          # action name -> handler(g, ctx, seat, option, ordered)
@@ -16,18 +16,7 @@ REPAIR_ACTION = {SHIELD: "repair_shield", FATIGUE: "repair_life_support",
                  OUTPOST: "repair_outpost"}
 
 
-def action(name: str):
-    def register(fn):
-        ACTIONS[name] = fn
-        return fn
-    return register
-
-
-def on_submitted(purpose: str):
-    def register(fn):
-        SUBMITTED[purpose] = fn
-        return fn
-    return register
+action, on_submitted = registrar(ACTIONS), registrar(SUBMITTED)
 
 
 @step("turn_start")
