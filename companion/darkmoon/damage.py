@@ -121,12 +121,17 @@ def shield_test(g: Game, ctx: Ctx) -> None:
         ask_damage_kind(g, ctx, g.active, (OUTPOST, FATIGUE), "shield_test")
 
 
-def ask_damage_kind(g: Game, ctx: Ctx, seat: int, kinds, reason: str, capped=False) -> None:
+def ask_damage_kind(g: Game, ctx: Ctx, seat: int, kinds, reason: str, capped=False,
+                    optional=False) -> None:
     options = [(k,) for k in kinds if count(g, k) < TOKENS_TO_LOSE]
+    options += [("none",)] if optional else []
     ask(g, ctx, "damage_kind", {seat: options}, {"reason": reason, "capped": capped})
 
 
 @answer("damage_kind")
 def damage_kind(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
+    if option == ("none",):
+        ctx.fact("damage_declined", seat=seat, reason=data["reason"])
+        return
     ctx.fact("damage_chosen", seat=seat, kind=option[0], reason=data["reason"])
     damage(g, ctx, option[0], 1, capped=data["capped"])

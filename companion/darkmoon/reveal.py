@@ -67,6 +67,13 @@ def second_power_roll(g: Game, ctx: Ctx, seat: int) -> None:
     face = any_die_face(g, ctx, seat)
     ctx.fact("power_roll", seat=seat, face=face)
     if face is not None and face > 0:
+        # "they may execute their Infection Power a second time" (RB): the player decides.
+        ask(g, ctx, "second_power", {seat: [("use",), ("skip",)]}, {})
+
+
+@answer("second_power")
+def second_power(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
+    if option == ("use",):
         push(g, ("infection_power", {"seat": seat}))
 
 
@@ -159,7 +166,7 @@ def test_commander(g: Game, ctx: Ctx, seat: int, option: list) -> None:
     commander = g.commander
     if not g.seats[commander].all_dice:
         ctx.fact("commander_tested", seat=commander, success=False)
-        ask_damage_kind(g, ctx, seat, DAMAGE_KINDS, "test_commander")
+        ask_damage_kind(g, ctx, seat, DAMAGE_KINDS, "test_commander", optional=True)
         return
     roll_all(g, ctx, commander)
     ask_submit(g, ctx, commander, {"purpose": "test_commander", "infected": seat,
@@ -172,7 +179,9 @@ def commander_tested(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> N
     ctx.fact("commander_tested", seat=seat, success=success)
     push(g, ("spent_to_pool", {}))
     if not success:
-        ask_damage_kind(g, ctx, data["infected"], DAMAGE_KINDS, "test_commander")
+        # "the Infected player may draw a Damage token of their choice" (RB Test commander)
+        ask_damage_kind(g, ctx, data["infected"], DAMAGE_KINDS, "test_commander",
+                        optional=True)
 
 
 @infected_action("demoralize")
