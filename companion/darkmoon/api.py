@@ -46,7 +46,11 @@ def play(g: Game, actor, command, ctx: Ctx) -> dict:
         check_correction(g, option)
         g.state_id += 1
         apply_correction(g, ctx, option)
-        refresh_action_options(g)
+        if g.outcome is not None:  # a sixth token: nothing is waited for any more
+            g.pending = None
+            g.stack.clear()
+        else:
+            refresh_action_options(g)
     else:
         apply_command(g, ctx, actor, decision, option, state_id)
     return {"type": "command", "actor": actor,

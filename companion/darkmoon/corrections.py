@@ -10,12 +10,20 @@ from .errors import IllegalOption, MalformedCommand
 from .state import Game
 
 HOST = "host"
+# Decisions whose options name damage tokens where they are now.
+TOKEN_DECISIONS = ("remove_token", "bonus", "power_token")
 
 
 def check_correction(g: Game, option: tuple) -> None:
     """Refuse a correction that names no public counter or an impossible value."""
     what = option[0] if option else None
     args = option[1:]
+    if what in (SHIELD, OUTPOST, FATIGUE) and g.pending is not None \
+            and g.pending.kind in TOKEN_DECISIONS:
+        # Its options name tokens on the board (or in a pile): moving them now would leave
+        # an option that removes a token that is not there.
+        raise IllegalOption(f"answer the pending '{g.pending.kind}' decision first: it is "
+                            "about the damage tokens")
     if what == SHIELD and len(args) == 1 and args[0] in range(TOKENS_TO_LOSE + 1):
         return
     if what in (OUTPOST, FATIGUE) and len(args) == 2 and args[1] in ("on", "off"):

@@ -124,10 +124,13 @@ def run(g: Game, ctx: Ctx) -> None:
 def as_option(value) -> tuple:
     """Commands arrive as JSON: lists become the tuples the options are made of."""
     if isinstance(value, (list, tuple)):
-        return tuple(as_option(v) if isinstance(v, list) else v for v in value)
+        # Every item is checked too: 2.0 or True would equal a legal 2 or 1 and slip floats
+        # and bools into the state, and a dict would make the option unhashable.
+        return tuple(as_option(v) if isinstance(v, (list, tuple)) else as_option(v)[0]
+                     for v in value)
     if isinstance(value, (str, int)) and not isinstance(value, bool):
         return (value,)
-    raise MalformedCommand("an option is a list of strings and numbers")
+    raise MalformedCommand("an option is a list of strings and whole numbers")
 
 
 def parse_command(command) -> tuple[str, tuple, int | None]:

@@ -148,6 +148,8 @@ def repaired(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
 
 @step("remove_repaired")
 def remove_repaired(g: Game, ctx: Ctx, seat: int, area: str) -> None:
+    if not token_options(g, (area,)):
+        return  # a host correction emptied the area during the repair roll
     if area == SHIELD:
         remove_token(g, ctx, SHIELD)  # the token farthest along the track
     else:

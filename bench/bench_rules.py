@@ -1,0 +1,108 @@
+"""Speed of the rules engine, against the targets the Table needs on a Raspberry Pi:
+
+  (a) decide + evolve per command, as Table.submit calls them: p99 <= 1 ms
+  (b) replay of a 1,000-event game log (a Table starting up):      <= 100 ms
+  (c) whole 5-player games between uniform bots (simulate):        >= 20 games/s
+
+Run: python bench/bench_rules.py [--games 200] [--search 0]
+Figures are from this machine; a Pi 4 is several times slower per core.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.darkmoon import Setup, decide, evolve, replay, start  # noqa: E402
+from companion.simulate import (bot_choice, helpful_choice, play_game,  # noqa: E402
+                                simulate)
+
+NAMES5 = tuple(f"Player {i + 1}" for i in range(5))
+NAMES7 = tuple(f"Player {i + 1}" for i in range(7))
+# The longest game found among seeds 0-1,499 of 7 helpful bots (`--search 1500` finds it
+# again): no seed there reaches 1,000 events; this is the longest real log to replay.
+LONGEST_SEED = 650
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    k = max(0, min(len(sorted_values) - 1, round(p / 100 * len(sorted_values)) - 1))
+    return sorted_values[k]
+
+
+def bench_decide_evolve(games: int) -> dict:
+    """Every command of `games` bot games at 5 players, timed as the Table runs it."""
+    times = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = evolve(None, start(Setup(NAMES5), rng))
+        while state.outcome is None:
+            seat, command = bot_choice(state, rng)  # the bot's thinking is not timed
+            began = time.perf_counter()
+            events = decide(state, seat, command, rng)
+            state = evolve(state, events)
+            times.append((time.perf_counter() - began) * 1000)
+    times.sort()
+    return {"commands": len(times), "p50": percentile(times, 50),
+            "p99": percentile(times, 99), "max": times[-1], "mean": statistics.mean(times)}
+
+
+def longest_log(search: int) -> tuple[int, list]:
+    seeds = range(search) if search else [LONGEST_SEED]
+    best = (0, None)
+    for seed in seeds:
+        events = play_game(Setup(NAMES7), seed, choose=helpful_choice).events
+        if len(events) > best[0]:
+            best = (len(events), seed, events)
+    return best[1], best[2]
+
+
+def bench_replay(events: list, rounds: int = 20) -> float:
+    """Best of `rounds` whole-log replays, in ms (the first warms caches)."""
+    best = float("inf")
+    for _ in range(rounds):
+        began = time.perf_counter()
+        replay(events)
+        best = min(best, time.perf_counter() - began)
+    return best * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games for (a)")
+    parser.add_argument("--search", type=int, default=0,
+                        help="seeds of 7 helpful bots to search for the longest log (b)")
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]}")
+
+    a = bench_decide_evolve(args.games)
+    print(f"(a) decide+evolve, {a['commands']:,} commands of {args.games} bot games, 5 players:")
+    print(f"    p50 {a['p50']:.3f} ms   p99 {a['p99']:.3f} ms   max {a['max']:.3f} ms   "
+          f"mean {a['mean']:.3f} ms      target: p99 <= 1 ms  "
+          f"[{'OK' if a['p99'] <= 1 else 'MISSED'}]")
+
+    seed, events = longest_log(args.search)
+    ms = bench_replay(events)
+    per_event = ms / len(events)
+    print(f"(b) replay of one real game log: {len(events):,} events (7 helpful bots, seed "
+          f"{seed}) in {ms:.1f} ms = {per_event * 1000:.1f} us/event")
+    if len(events) >= 1000:
+        print(f"    target: 1,000 events <= 100 ms  [{'OK' if ms <= 100 else 'MISSED'}]")
+    else:
+        print(f"    no game reached 1,000 events; extrapolated 1,000 events: "
+              f"{per_event * 1000:.1f} ms      target: <= 100 ms  "
+              f"[{'OK' if per_event * 1000 <= 100 else 'MISSED'}]")
+
+    simulate(20, 5, seed=10_000)  # warm-up
+    c = simulate(300, 5, seed=20_000)
+    print(f"(c) simulate: {c['games_per_second']:.0f} games/s (300 uniform-bot games, "
+          f"5 players, mean {c['mean_turns']:.1f} turns)      target: >= 20 games/s  "
+          f"[{'OK' if c['games_per_second'] >= 20 else 'MISSED'}]")
+
+
+if __name__ == "__main__":
+    main()

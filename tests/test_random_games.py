@@ -1,0 +1,531 @@
+"""Seeded random whole games at every table size and with the variants, checking the rules'
+invariants after every step, a leak detector for every view, and exact replay of the log.
+
+Each parametrized case plays GAMES_PER_CASE games, so pytest-xdist spreads the cases over
+workers. A failing case names its seed: `play(players, variants, policy, seed)` replays it.
+"""
+from __future__ import annotations
+
+import json
+import pickle
+import random
+import re
+from collections import Counter
+
+import pytest
+
+from companion.darkmoon import (HOST, Chance, Ctx, RulesError, Setup, decide, evolve, play,
+                                public_view, replay, seat_view, start, visible_facts)
+from companion.darkmoon.api import apply_event
+from companion.darkmoon.data import (COMMANDER, DICE_IN_BOX, EVENTS, FATIGUE_TOKENS,
+                                     MIN_PLAYERS_FOR, OUTPOST_TOKENS, STRONG, TASKS,
+                                     TOKENS_TO_LOSE, VARIANTS, WEAK)
+from companion.simulate import MAX_COMMANDS, bot_choice, helpful_choice, play_game
+
+GAMES_PER_CASE = 16  # 158 cases: 2,528 games
+# The dice, tokens and decision are checked after every step of every game. The view leak
+# search costs more (a JSON dump per seat): it runs on every step of one game in four and on
+# every fourth step (at a seed-dependent offset) of the others.
+SECRECY_EVERY = 4
+
+POLICIES = {"bot": bot_choice, "helpful": helpful_choice}
+
+
+def variant_sets() -> dict[str, tuple]:
+    sets = {"none": ()}
+    for v in VARIANTS:
+        sets[v] = (v,)
+    sets["all"] = VARIANTS
+    rng = random.Random(2024)
+    for k in range(3):
+        sets[f"mix{k}"] = tuple(sorted(rng.sample(VARIANTS, 4)))
+    return sets
+
+
+VARIANT_SETS = variant_sets()
+
+
+def fits(players: int, variants: tuple) -> tuple:
+    """The variants a table of this size may use (Telepathic Infected needs 5 or more)."""
+    return tuple(v for v in variants if players >= MIN_PLAYERS_FOR.get(v, 0))
+
+
+CASES = [
+    pytest.param(players, name, policy, id=f"{players}p-{name}-{policy}")
+    for players in range(3, 8)
+    for name, variants in VARIANT_SETS.items()
+    # a variant the table is too small for would repeat the plain game: skip the case
+    if fits(players, variants) or not variants
+    for policy in POLICIES
+]
+
+
+# --- the invariants checked after every step ---
+
+def check_components(g) -> None:
+    """The 29 dice, the tokens and the decision: checked after every single step."""
+    assert g.dice_total() == DICE_IN_BOX, g.dice_total()
+    for where, dice in [("pool", g.pool), ("spent", g.spent)] + [
+            (f"seat {i}", s.dice) for i, s in enumerate(g.seats)]:
+        assert set(dice) == {STRONG, WEAK, COMMANDER}, (where, dice)
+        assert all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                   for n in dice.values()), (where, dice)
+    assert sum(s.dice[COMMANDER] for s in g.seats) + g.pool[COMMANDER] + g.spent[COMMANDER] == 1
+    # Only the commander ever holds the commander die.
+    for i, s in enumerate(g.seats):
+        if s.dice[COMMANDER]:
+            assert i == g.commander, (i, g.commander)
+    assert isinstance(g.shield_tokens, int) and 0 <= g.shield_tokens <= TOKENS_TO_LOSE
+    assert sorted(g.outpost_board + g.outpost_pile) == sorted(OUTPOST_TOKENS)
+    assert sorted(g.fatigue_board + g.fatigue_pile) == sorted(FATIGUE_TOKENS)
+    if g.outcome is None:
+        assert len(g.outpost_board) < TOKENS_TO_LOSE and len(g.fatigue_board) < TOKENS_TO_LOSE
+        assert g.shield_tokens < TOKENS_TO_LOSE
+        p = g.pending
+        assert p is not None, "a game in progress must wait for a decision"
+        assert p.seats, "a decision nobody can answer"
+        for seat in p.seats:
+            assert p.options[seat], f"seat {seat} has no legal option for {p.kind}"
+            assert len(set(p.options[seat])) == len(p.options[seat]), "duplicate options"
+            for option, _why in p.blocked.get(seat, []):
+                assert option not in p.options[seat], "an option both legal and blocked"
+        check_die_limits(g)
+    else:
+        assert g.pending is None and not g.stack
+
+
+def excess_scheduled(g, seat: int) -> bool:
+    """The engine lets a seat sit above its die limit only until its discard resolves: the
+    discard is pending, or the step that asks for it is already on the stack (a quarantine,
+    a lost die token or Last Stand push `discard_excess`; a reveal first uses its infection
+    power, which may ask a decision, then `reveal_discards` pushes it, as RB orders it)."""
+    p = g.pending
+    if p is not None and p.kind == "discard" and seat in p.seats \
+            and p.data.get("reason") == "die_limit":
+        return True
+    return any(f.step in ("discard_excess", "reveal_discards") and f.args["seat"] == seat
+               for f in g.stack)
+
+
+def check_die_limits(g) -> None:
+    p = g.pending
+    for i, s in enumerate(g.seats):
+        excess = s.held - g.die_limit(i)
+        if excess > 0:
+            assert excess_scheduled(g, i), (
+                f"seat {i} holds {s.held} dice over its limit {g.die_limit(i)} with no "
+                f"discard due (pending {p.kind if p else None})")
+    if p is not None and p.kind == "discard" and p.data.get("reason") == "die_limit":
+        for seat in p.seats:
+            excess = g.seats[seat].held - g.die_limit(seat)
+            assert excess > 0
+            for _, strong, weak, commander in p.options[seat]:
+                # exactly the excess, never the commander die (it is outside the limit)
+                assert (strong + weak, commander) == (excess, 0)
+
+
+# --- the leak detector ---
+
+CARD_WORDS = set(TASKS) | set(EVENTS)
+
+
+DIE = r'"(?:strong|weak|commander)": -?\d+'
+DICE_DICT = re.compile(r"\{%s, %s, %s\}" % (DIE, DIE, DIE))
+
+
+def dice_dicts(text: str) -> list[str]:
+    """Every {strong, weak, commander} count in a view's JSON."""
+    return DICE_DICT.findall(text)
+
+
+def public_cards(g) -> set:
+    """Card names anyone may see in the views right now."""
+    cards = set(g.completed_events) | {g.final_event}
+    if g.task is not None:
+        cards.add(g.task.card)
+    if g.event:
+        cards.add(g.event)
+    return cards
+
+
+def own_cards(g, seat: int) -> set:
+    """Cards in front of `seat` alone: its hand, and what its own decision shows it."""
+    p = g.pending
+    if p is None or seat not in p.options:
+        return set()
+    cards = set(g.task_drawn) | set(g.event_drawn) | set(p.data.get("drawn", []))
+    return cards
+
+
+def check_public_view(g, view: dict, text: str) -> None:
+    assert "you" not in view
+    for i, s in enumerate(g.seats):
+        entry = view["seats"][i]
+        assert "dice" not in entry, "dice counts of a seat on the public board"
+        assert entry["status"] == (s.status if s.revealed else None)
+    # dice counts: the pool's and the spent dice's, nobody's behind a screen
+    assert dice_dicts(text) == [json.dumps(view["pool"]), json.dumps(view["spent"])]
+    words = set(WORDS.findall(text))
+    hidden = {s.status for s in g.seats if not s.revealed}
+    assert not words & hidden, f"a hidden status on the public board: {words & hidden}"
+    shown = words & (CARD_WORDS - public_cards(g))
+    assert not shown, f"cards on the public board: {shown}"
+    if view["waiting"] is not None:
+        assert set(view["waiting"]) <= {"decision", "seats", "chosen", "voters", "target"}
+
+
+WORDS = re.compile(r"[a-z][a-z_0-9]*")  # every word of a view's JSON, keys and text alike
+
+
+class Secrets:
+    """What each seat must not see: every card a private fact showed only to others (each
+    seat's drawn and discarded tasks and events), gathered as the facts arrive."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.cards = [set() for _ in range(players)]   # viewer -> cards private to others
+        self.facts = 0
+
+    def add(self, facts: list) -> None:
+        for f in facts:
+            if "to" not in f:
+                continue
+            self.facts += 1
+            if f["k"] in ("tasks_drawn", "task_discarded", "events_drawn", "event_bottom"):
+                cards = f["cards"] if "cards" in f else [f["card"]]
+                for viewer in range(self.players):
+                    if viewer not in f["to"]:
+                        self.cards[viewer].update(cards)
+            else:
+                # facts private for another reason: a status, a roll, a die swap; the view
+                # checks below look for the state they describe
+                assert f["k"] in ("status_dealt", "status_shown", "rolled", "infected_team",
+                                  "demoralized"), f
+
+
+def check_seat_view(g, seat: int, view: dict, text: str, secrets: Secrets) -> None:
+    """Nothing private to another seat, and no hidden state of another seat, in `seat`'s
+    screen."""
+    me = g.seats[seat]
+    you = view["you"]
+    assert you["seat"] == seat and you["status"] == me.status and you["dice"] == me.dice
+    assert dice_dicts(text) == [json.dumps(view[k]) for k in ("pool", "spent")] + [
+        json.dumps(you["dice"])], "dice counts of another seat in a seat's view"
+    for i, s in enumerate(g.seats):
+        assert view["seats"][i]["status"] == (s.status if s.revealed else None)
+    if g.has("telepathic_infected") and me.infected:
+        assert you["infected_team"] == [i for i, s in enumerate(g.seats) if s.infected]
+    else:
+        assert you["infected_team"] == []
+    p = g.pending
+    if you["decision"] is not None:
+        assert p is not None and seat in p.options
+        if p.simultaneous:  # never another seat's ballot
+            assert you["decision"]["chosen"] == (list(p.answers[seat])
+                                                 if seat in p.answers else None)
+    words = set(WORDS.findall(text))
+    leaked = words & secrets.cards[seat] - public_cards(g) - own_cards(g, seat)
+    assert not leaked, f"seat {seat} can see cards private to others: {leaked}"
+    # the other seats' hidden state, looked for directly
+    for t, other in enumerate(g.seats):
+        if t == seat:
+            continue
+        if other.rolled and [list(d) for d in other.rolled] != you["rolled"]:
+            assert json.dumps([list(d) for d in other.rolled]) not in text, \
+                f"seat {seat} can see seat {t}'s roll"
+        if not other.revealed and other.status != me.status:
+            assert other.status not in words, f"seat {seat} can see seat {t}'s status"
+
+
+def check_facts(facts: list, players: int) -> None:
+    """visible_facts hands each audience only its own private facts."""
+    for seat in list(range(players)) + [None]:
+        for f in visible_facts(facts, seat, over=False):
+            assert "to" not in f or seat in f["to"], (seat, f)
+        assert len(visible_facts(facts, seat, over=False)) == sum(
+            1 for f in facts if "to" not in f or (seat is not None and seat in f["to"]))
+    assert visible_facts(facts, None, over=True) == facts
+
+
+def check_secrecy(g, secrets: Secrets) -> None:
+    view = public_view(g)
+    check_public_view(g, view, json.dumps(view))
+    for seat in range(g.players):
+        view = seat_view(g, seat)
+        check_seat_view(g, seat, view, json.dumps(view), secrets)
+
+
+def check_public_facts(g, event: dict) -> None:
+    """A fact everyone sees never names a status still hidden (before the game is over)."""
+    if g.outcome is not None:
+        return
+    hidden = {s.status for s in g.seats if not s.revealed}
+    for f in event["facts"]:
+        if "to" not in f:
+            assert not set(WORDS.findall(json.dumps(f))) & hidden, \
+                f"public fact {f} names a hidden status"
+
+
+# The decisions most steps wait for; corrections are tried far more often at the others.
+COMMON_DECISIONS = ("submit", "participation", "continue", "take_dice", "vote", "action")
+
+
+def random_correction(g, rng: random.Random) -> list:
+    """A host correction, usually valid, sometimes not (a refusal must change nothing),
+    often about a token the pending decision names."""
+    what = rng.choice(["shield", "outpost", "fatigue", "sabotage", "suspicion",
+                       "event_cubes", "final_cubes", "bogus"])
+    named = [o for seat in g.pending.seats for o in g.pending.options[seat]
+             if len(o) == 2 and o[0] in ("outpost", "fatigue")]
+    if named and rng.random() < 0.5:
+        what, token = rng.choice(named)
+        board = g.outpost_board if what == "outpost" else g.fatigue_board
+        return [what, token, "off" if token in board else "on"]
+    if what == "shield":
+        return [what, rng.choice([0, 0, 1, 2, 3, 4, 5, 5, 6, 7])]
+    if what in ("outpost", "fatigue"):
+        tokens = OUTPOST_TOKENS if what == "outpost" else FATIGUE_TOKENS
+        board = g.outpost_board if what == "outpost" else g.fatigue_board
+        token = rng.choice(tokens + ("nope",))
+        if rng.random() < 0.2:
+            return [what, token, rng.choice(["on", "off"])]
+        return [what, token, "off" if token in board else "on"]
+    if what == "sabotage":
+        return [what, rng.choice(["shield", "outpost", "fatigue", "none", "kitchen"])]
+    if what == "bogus":
+        return [rng.choice(["dice", "commander", ""]), 1]
+    return [what, rng.randrange(-1, 5)]
+
+
+# --- comparing whole states ---
+
+def canon(obj):
+    """The state as a typed tree. Raw pickle bytes of two equal states can differ (pickle
+    memoizes shared objects, and a replayed state shares other strings than the live one),
+    so states are compared through this: every value with its exact type, dict and list
+    order kept, so a bool for an int, a float for an int or a list for a tuple all differ."""
+    if hasattr(obj, "__dataclass_fields__"):
+        return (type(obj).__name__,) + tuple((f, canon(getattr(obj, f)))
+                                             for f in obj.__dataclass_fields__)
+    if isinstance(obj, dict):
+        return ("dict",) + tuple((canon(k), canon(v)) for k, v in obj.items())
+    if isinstance(obj, (list, tuple)):
+        return (type(obj).__name__,) + tuple(canon(v) for v in obj)
+    if isinstance(obj, (set, frozenset)):
+        return (type(obj).__name__,) + tuple(sorted(canon(v) for v in obj))
+    assert obj is None or type(obj) in (str, int, bool), (type(obj), obj)
+    return (type(obj).__name__, obj)
+
+
+def same_state(a, b) -> bool:
+    """Equal states: the same typed tree, and each pickles and unpickles to that tree."""
+    return canon(a) == canon(b) == canon(pickle.loads(pickle.dumps(b)))
+
+
+# --- playing a game with every check ---
+
+def play_checked(players: int, variants: tuple, choose, seed: int, pure_every: int = 8,
+                 secrecy_every: int = 1, corrections: float = 0.0):
+    """A whole bot game, as simulate.play_game plays it (same seed, same game), checking
+    every step. Every `pure_every`-th command also goes through decide + evolve, checking
+    that decide leaves its state alone and gives the same state as playing in place. With
+    `corrections`, that share of the steps is a random host correction instead (some of
+    them invalid), sent at whatever the game is waiting for."""
+    names = tuple(f"P{i}" for i in range(players))
+    rng = random.Random(seed)
+    events = start(Setup(names, variants=variants), rng)
+    frozen = [json.dumps(events[0])]
+    g = apply_event(None, events[0])
+    secrets = Secrets(players)
+    secrets.add(events[0]["facts"])
+    check_components(g)
+    check_secrecy(g, secrets)
+    check_public_facts(g, events[0])
+    commands = 0
+    while g.outcome is None:
+        assert commands < MAX_COMMANDS, f"seed {seed} did not end in {MAX_COMMANDS} commands"
+        seat, command = choose(g, rng)
+        rare = g.pending.kind not in COMMON_DECISIONS
+        if corrections and rng.random() < (0.5 if rare else corrections):
+            seat, command = HOST, {"decision": "correct", "option": random_correction(g, rng)}
+            before = pickle.dumps(g)
+            try:
+                (event,) = decide(g, seat, command, rng)
+            except RulesError:
+                assert pickle.dumps(g) == before, "a refused correction changed the state"
+                continue
+            assert pickle.dumps(g) == before
+            assert {"k": "corrected", "what": command["option"][0],
+                    "to_value": command["option"][1:]} in event["facts"]
+            g = evolve(g, [event])
+        elif commands % pure_every == 0:
+            before = pickle.dumps(g)
+            (event,) = decide(g, seat, command, rng)
+            assert pickle.dumps(g) == before, "decide changed the state it was given"
+            g = evolve(g, [event])
+        else:
+            event = play(g, seat, command, Ctx(Chance(rng=rng)))
+        commands += 1
+        events.append(event)
+        frozen.append(json.dumps(event))
+        secrets.add(event["facts"])
+        check_components(g)
+        check_public_facts(g, event)
+        if g.outcome is None and (commands + seed) % secrecy_every == 0:
+            check_secrecy(g, secrets)
+    return g, events, frozen
+
+
+def check_replay(g, events: list, frozen: list, seed: int) -> None:
+    # The log did not change after it was written (no event shares state with the game).
+    assert [json.dumps(e) for e in events] == frozen, "an event changed after it was logged"
+    again = replay(events)
+    assert same_state(again, g)
+    assert public_view(again) == public_view(g)
+    for seat in range(g.players):
+        assert seat_view(again, seat) == seat_view(g, seat)
+    k = random.Random(seed).randrange(1, len(events) + 1)
+    head = evolve(None, events[:k])
+    head_bytes = pickle.dumps(head)
+    assert same_state(evolve(head, events[k:]), g)
+    assert pickle.dumps(head) == head_bytes, "evolve changed the state it was given"
+    # After the game everything is visible to everyone.
+    facts = [f for e in events for f in e["facts"]]
+    check_facts(facts, g.players)
+    over = public_view(g)
+    assert all(s["status"] is not None and "dice" in s for s in over["seats"])
+
+
+@pytest.mark.parametrize("players, variant_set, policy", CASES)
+def test_random_games(players, variant_set, policy):
+    variants = fits(players, VARIANT_SETS[variant_set])
+    base = players * 1_000_003 + sorted(VARIANT_SETS).index(variant_set) * 1009 \
+        + (policy == "helpful") * 7
+    outcomes = Counter()
+    for k in range(GAMES_PER_CASE):
+        seed = base * 100 + k
+        every = 1 if k % 4 == 0 else SECRECY_EVERY
+        g, events, frozen = play_checked(players, variants, POLICIES[policy], seed,
+                                         secrecy_every=every)
+        assert g.outcome.winner in ("infected", "uninfected")
+        check_replay(g, events, frozen, seed)
+        outcomes[g.outcome.condition] += 1
+    assert sum(outcomes.values()) == GAMES_PER_CASE
+
+
+@pytest.mark.parametrize("players", range(3, 8))
+@pytest.mark.parametrize("policy", POLICIES)
+def test_random_games_with_host_corrections(players, policy):
+    """The host corrects the board at random moments, whatever the game waits for: every
+    invariant, the secrecy and the replay still hold."""
+    variants = fits(players, VARIANT_SETS["all"]) if players % 2 else ()
+    corrected = Counter()
+    for k in range(GAMES_PER_CASE):
+        seed = 77_000_000 + players * 1000 + (policy == "helpful") * 100 + k
+        g, events, frozen = play_checked(players, variants, POLICIES[policy], seed,
+                                         secrecy_every=SECRECY_EVERY, corrections=0.08)
+        check_replay(g, events, frozen, seed)
+        corrected.update(e["command"]["option"][0] for e in events[1:] if e["actor"] == HOST)
+        corrected["ended"] += events[-1]["actor"] == HOST
+    assert sum(corrected.values()) >= GAMES_PER_CASE, corrected
+
+
+def test_helpful_bots_reach_the_final_event():
+    """The helpful bots are there to reach events and the end: check they do, or the other
+    cases would test the start of the game only."""
+    reached = Counter()
+    for seed in range(60):
+        g = play_game(Setup(tuple("ABCDEFG")), seed, choose=helpful_choice).game
+        reached["completed_event"] += bool(g.completed_events)
+        reached["final_active"] += g.final_active
+        reached["uninfected_win"] += g.outcome.winner == "uninfected"
+    assert reached["completed_event"] >= 20 and reached["final_active"] >= 3, reached
+
+
+def test_log_round_trips_through_json():
+    """A stored log is JSON text: every event survives dumps/loads and replays the same."""
+    for seed, (players, variants) in enumerate([(5, ()), (7, VARIANTS), (3, ("first_is_last",)),
+                                               (6, ("telepathic_infected", "costly_actions"))]):
+        g, events, _ = play_checked(players, variants, helpful_choice, 900 + seed)
+        # host corrections are logged commands too: add one (on a fresh game) to the mix
+        loaded = [json.loads(json.dumps(e)) for e in events]
+        again = replay(loaded)
+        assert same_state(again, g)
+        assert public_view(again) == public_view(g)
+        for seat in range(players):
+            assert seat_view(again, seat) == seat_view(g, seat)
+
+
+def test_log_with_host_corrections_round_trips_through_json():
+    rng = random.Random(31)
+    events = start(Setup(("A", "B", "C", "D", "E")), rng)
+    g = replay(events)
+    for option in (["shield", 4], ["sabotage", "outpost"], ["suspicion", 3],
+                   ["fatigue", next(t for t in FATIGUE_TOKENS if t not in g.fatigue_board),
+                    "on"]):
+        events += decide(g, HOST, {"decision": "correct", "option": option}, rng)
+        g = evolve(g, events[-1:])
+        seat, command = bot_choice(g, rng)
+        events += decide(g, seat, command, rng)
+        g = evolve(g, events[-1:])
+        if g.outcome is not None:
+            break
+    loaded = json.loads(json.dumps(events))
+    assert same_state(replay(loaded), g)
+
+
+def test_the_leak_detector_finds_planted_leaks():
+    """The checks above would pass on views that show nothing: plant each kind of secret in
+    a real view and check that the detector reports it."""
+    rng = random.Random(12)
+    events = start(Setup(tuple("ABCDE"), variants=("telepathic_infected",)), rng)
+    g = replay(events)
+    secrets = Secrets(5)
+    secrets.add(events[0]["facts"])
+    found = {}
+    while g.outcome is None and len(found) < 4:
+        p = g.pending
+        if p.kind == "task":
+            found.setdefault("hand", (g.clone(), p.seats[0]))
+        if p.kind == "submit" and g.seats[p.seats[0]].rolled:
+            found.setdefault("roll", (g.clone(), p.seats[0]))
+        if p.kind == "action":
+            found.setdefault("action", (g.clone(), p.seats[0]))
+        if len(secrets.cards[0]) and p.kind == "participation":
+            found.setdefault("discards", (g.clone(), p.seats[0]))
+        seat, command = bot_choice(g, rng)
+        event = play(g, seat, command, Ctx(Chance(rng=rng)))
+        secrets.add(event["facts"])
+    assert len(found) == 4, sorted(found)
+
+    def leaks(g, viewer, plant) -> bool:
+        view = seat_view(g, viewer)
+        check_seat_view(g, viewer, view, json.dumps(view), secrets)  # clean as dealt
+        plant(view)
+        try:
+            check_seat_view(g, viewer, view, json.dumps(view), secrets)
+        except AssertionError:
+            return True
+        return False
+
+    g, owner = found["action"]
+    other = next(i for i in range(5) if g.seats[i].status != g.seats[owner].status)
+    assert leaks(g, other, lambda v: v["seats"][owner].update(status=g.seats[owner].status))
+    assert leaks(g, other, lambda v: v.update(note=f"seat {owner} is {g.seats[owner].status}"))
+    assert leaks(g, other, lambda v: v["seats"][owner].update(dice=dict(g.seats[owner].dice)))
+    assert leaks(g, other, lambda v: v["you"].update(infected_team=[owner]))
+    g, owner = found["hand"]
+    other = (owner + 1) % 5
+    assert leaks(g, other, lambda v: v["you"].update(tasks_in_hand=list(g.task_drawn)))
+    assert leaks(g, other, lambda v: v.update(hint=g.task_drawn[0]))
+    g, owner = found["roll"]
+    other = (owner + 1) % 5
+    assert leaks(g, other, lambda v: v.update(
+        roll=[list(d) for d in g.seats[owner].rolled]))
+    g, owner = found["discards"]
+    card = sorted(secrets.cards[0] - public_cards(g) - own_cards(g, 0))[0]
+    assert leaks(g, 0, lambda v: v.update(discarded=[card]))
+    public = public_view(g)
+    public["seats"][1]["dice"] = dict(g.seats[1].dice)
+    with pytest.raises(AssertionError):
+        check_public_view(g, public, json.dumps(public))
