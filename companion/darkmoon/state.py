@@ -4,7 +4,7 @@ from __future__ import annotations
 import pickle
 from dataclasses import dataclass, field
 
-from .data import (BASE_DIE_LIMIT, CHARACTERS, COMMANDER, DICE_IN_BOX, FATIGUE_TOKENS,
+from .data import (BASE_DIE_LIMIT, COMMANDER, DICE_IN_BOX, FATIGUE_TOKENS,
                    QUARANTINE_PENALTY, REVEALED_DIE_LIMIT, STRONG, UNINFECTED, WEAK)
 
 
@@ -66,7 +66,7 @@ class TaskInPlay:
     success_total: int = 0
     order: list = field(default_factory=list)          # participation order
     participation: dict = field(default_factory=dict)  # seat -> "in" | "out"
-    submitted: list = field(default_factory=list)      # public: (seat, colour, face)
+    submitted: list = field(default_factory=list)      # public: (seat, face)
     success: bool | None = None
 
 
@@ -148,15 +148,8 @@ class Game:
         s = self.seats[seat]
         return s.character == character and not self.fatigued(seat) and not s.revealed
 
-    def infected_total(self) -> int:
-        return sum(1 for s in self.seats if s.infected)
-
     def all_infected_revealed(self) -> bool:
         return all(s.revealed for s in self.seats if s.infected)
-
-    def event_card(self):
-        from .data import EVENTS, FINAL_EVENTS
-        return FINAL_EVENTS[self.final_event] if self.final_active else EVENTS.get(self.event)
 
     def current_event_is(self, event_id: str) -> bool:
         return (self.final_event if self.final_active else self.event) == event_id
@@ -168,6 +161,3 @@ class Game:
                 total[c] += s.dice[c]
         return total
 
-
-def character_name(character: str | None) -> str:
-    return CHARACTERS[character].name if character else ""
