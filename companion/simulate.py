@@ -31,8 +31,13 @@ def bot_choice(g: Game, rng: random.Random) -> tuple[int, dict]:
 def helpful_choice(g: Game, rng: random.Random) -> tuple[int, dict]:
     """A bot that mostly plays for the Uninfected, so tests reach events and the final
     event; it still picks at random one time in four."""
+    seat = rng.choice(g.pending.seats)
+    return seat, choice_for(g, seat, rng)
+
+
+def choice_for(g: Game, seat: int, rng: random.Random) -> dict:
+    """The helpful bot's command for one waiting seat (the demo's bots play this way)."""
     pending = g.pending
-    seat = rng.choice(pending.seats)
     options = pending.options[seat]
     option = rng.choice(options)
     if rng.random() < 0.75:
@@ -50,7 +55,7 @@ def helpful_choice(g: Game, rng: random.Random) -> tuple[int, dict]:
         }.get(pending.kind)
         if score:
             option = max(options, key=score)
-    return seat, {"decision": pending.kind, "option": list(option)}
+    return {"decision": pending.kind, "option": list(option)}
 
 
 def play_game(setup: Setup, seed: int,

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 # Bump when the tables change; a file with a newer version is refused rather than misread.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -31,6 +31,13 @@ CREATE TABLE records (
     PRIMARY KEY (game_id, seq, idx),
     FOREIGN KEY (game_id, seq) REFERENCES commands(game_id, seq)
 ) WITHOUT ROWID;
+"""
+# Version 2: the room (seat tokens, which phone holds which seat) outlives a power cut too.
+_SETTINGS = """
+CREATE TABLE IF NOT EXISTS settings (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID
 """
 
 
@@ -97,6 +104,10 @@ class EventStore:
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         conn.execute(statement)
+                conn.execute(_SETTINGS)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            elif version == 1:
+                conn.execute(_SETTINGS)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             elif version != SCHEMA_VERSION:
                 raise StoreError(
@@ -123,6 +134,19 @@ class EventStore:
         with self._transaction() as conn:
             cursor = conn.execute("INSERT INTO games (meta) VALUES (?)", (body,))
             return int(cursor.lastrowid)
+
+    def put_setting(self, key: str, value: object) -> None:
+        """Store a JSON value under `key`, durably, replacing any earlier one."""
+        body = _encode(value)
+        with self._transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                         (key, body))
+
+    def setting(self, key: str, default: object = None) -> object:
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM settings WHERE key = ?",
+                                     (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
 
     def latest_game(self) -> int | None:
         with self._lock:

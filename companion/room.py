@@ -1,0 +1,348 @@
+"""The room: everything around one table that is not the rules. Who hosts, which phone holds
+which seat, the game being set up or played, the seat buttons and the bots, and the fan-out
+of views to the kiosk, the phones and the board page.
+
+All of it runs on one asyncio loop (the kiosk's). Table.submit, which fsyncs, runs on one
+writer thread, so a slow SD card never stalls the screen; a command is acknowledged only
+after its events are on disk. The room itself (seat tokens, claims) is kept in the store's
+settings, so a power cut loses no seat either.
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+from .buttons import press_command
+from .darkmoon import BadSetup, RulesError, Setup
+from .darkmoon.corrections import HOST
+from .store import EventStore
+from .table import PUBLIC, Table
+
+SETTING = "room"
+NOTICES = 8  # recent public notices (a refused scan, a re-bound phone) the kiosk shows
+
+
+class RoomError(Exception):
+    """A refusal outside the rules: unknown token, someone else's seat, a game not started.
+    `code` is stable for clients; `status` is the HTTP status the web layer answers with."""
+    code = "room_error"
+    status = 409
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class UnknownToken(RoomError):
+    code, status = "unknown_token", 404
+
+
+class SeatClaimed(RoomError):
+    code, status = "seat_claimed", 409
+
+
+class NotYourSeat(RoomError):
+    code, status = "not_your_seat", 403
+
+
+class NotReady(RoomError):
+    code, status = "not_ready", 409
+
+
+class BadRequest(RoomError):
+    code, status = "bad_request", 400
+
+
+class GameInProgress(RoomError):
+    code, status = "game_in_progress", 409
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)  # 128 random bits, 22 characters: a small QR code
+
+
+Listener = Callable[[object, dict | None], None]
+
+
+class Room:
+    """One table's room. `audience` for listeners: PUBLIC, a seat number, or "room"
+    (lobby changes: claims, notices, a new game set up)."""
+
+    def __init__(self, store: EventStore, *, seed: int | None = None,
+                 bot_delay: float = 1.0, demo: bool = False):
+        self.store = store
+        self.seed = seed
+        self.bot_delay = bot_delay
+        self.demo = demo
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="table-writer")
+        self._listeners: list[tuple[object, Listener]] = []
+        self._bot_rng = random.Random(seed)
+        self._bot_tasks: set[asyncio.Task] = set()
+        self.notices: list[dict] = []
+        self.version = 0  # rises with every change anyone could see; caches key on it
+        saved = store.setting(SETTING) or {}
+        self.host_token: str = saved.get("host_token") or new_token()
+        self.host_phone: str | None = saved.get("host_phone")
+        self.lang: str = saved.get("lang", "en")
+        self.lobby: dict | None = saved.get("lobby")
+        self.table: Table | None = None
+        if self.lobby and self.lobby.get("game_id") is not None:
+            self.table = Table.resume(store, self.lobby["game_id"])
+            self._watch_table()
+        self._save()
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Run on `loop` (the kiosk's): table changes come back to it, bots play on it."""
+        self.loop = loop
+        self._schedule_bots()
+
+    # --- persistence ---
+
+    def _save(self) -> None:
+        self.store.put_setting(SETTING, {"host_token": self.host_token,
+                                         "host_phone": self.host_phone,
+                                         "lang": self.lang, "lobby": self.lobby})
+
+    # --- where the room stands ---
+
+    @property
+    def phase(self) -> str:
+        """start (no game set up), join (seats being claimed), play, over."""
+        if self.lobby is None:
+            return "start"
+        if self.table is None:
+            return "join"
+        return "over" if self.table.over else "play"
+
+    def seat_of(self, token: str) -> int:
+        if self.lobby:
+            for i, seat in enumerate(self.lobby["seats"]):
+                if secrets.compare_digest(seat["token"], token):
+                    return i
+        raise UnknownToken("no seat has this code; scan the code on the kiosk again")
+
+    def check_host(self, token: str, phone: str | None) -> None:
+        if not secrets.compare_digest(self.host_token, token):
+            raise UnknownToken("this is not the host's code")
+        if self.host_phone is None or phone != self.host_phone:
+            raise NotYourSeat("another phone is the host")
+
+    def room_view(self) -> dict:
+        """What everyone may know about the room: no tokens, no phones, only who has joined."""
+        lobby = self.lobby
+        return {
+            "phase": self.phase, "lang": self.lang, "demo": self.demo,
+            "host_claimed": self.host_phone is not None,
+            "seats": [] if lobby is None else [
+                {"seat": i, "name": name, "claimed": s["phone"] is not None, "bot": s["bot"]}
+                for i, (name, s) in enumerate(zip(lobby["setup"]["names"], lobby["seats"]))],
+            "notices": list(self.notices),
+        }
+
+    def kiosk_view(self) -> dict:
+        """The kiosk's whole picture: the room, the join codes it displays, the public board."""
+        view = self.room_view()
+        view["host_token"] = self.host_token if self.host_phone is None else None
+        view["seat_tokens"] = ([None if s["phone"] else s["token"] for s in self.lobby["seats"]]
+                               if self.lobby else [])
+        view["game"] = self.table.public_view() if self.table else None
+        return view
+
+    def public_view(self) -> dict | None:
+        return self.table.public_view() if self.table else None
+
+    def seat_view(self, seat: int) -> dict:
+        if self.table is None:
+            return {"lobby": self.room_view(), "you": {"seat": seat}}
+        return self.table.seat_view(seat)
+
+    # --- phones: host and seats ---
+
+    def claim_host(self, token: str, phone: str) -> None:
+        if not secrets.compare_digest(self.host_token, token):
+            raise UnknownToken("this is not the host's code")
+        if self.host_phone not in (None, phone):
+            self._notice("host_claim_refused")
+            raise SeatClaimed("another phone is already the host")
+        if self.host_phone is None:
+            self.host_phone = phone
+            self._save()
+            self._tell("room")
+
+    def claim_seat(self, token: str, phone: str) -> int:
+        seat = self.seat_of(token)
+        entry = self.lobby["seats"][seat]
+        if entry["phone"] not in (None, phone):
+            self._notice("seat_claim_refused", seat=seat)
+            raise SeatClaimed("this seat is already held by another phone; "
+                              "the host can re-bind it")
+        if entry["phone"] is None:
+            entry["phone"] = phone
+            entry["bot"] = False  # a human takes over a demo bot's seat
+            self._save()
+            self._tell("room")
+        return seat
+
+    def check_seat(self, token: str, phone: str | None) -> int:
+        seat = self.seat_of(token)
+        if phone is None or self.lobby["seats"][seat]["phone"] != phone:
+            raise NotYourSeat("this seat belongs to another phone")
+        return seat
+
+    def rebind(self, seat: int) -> None:
+        """The host frees a seat whose phone was lost; the next phone to scan takes it.
+        Shown publicly, so nobody can quietly take over someone else's screen."""
+        if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
+            raise UnknownToken(f"no seat {seat}")
+        self.lobby["seats"][seat]["phone"] = None
+        self._save()
+        self._notice("seat_rebound", seat=seat)
+
+    # --- setting up and starting a game ---
+
+    def new_game(self, setup: dict, *, lang: str | None = None, bots: list[int] = (),
+                 replace: bool = False) -> None:
+        """Set up the next game: names and options now, statuses dealt at start() once every
+        seat is claimed. Refused while a game is being played unless `replace`."""
+        if self.phase == "play" and not replace:
+            raise GameInProgress("a game is being played; finish it or replace it")
+        parsed = Setup.from_json(setup)  # raises BadSetup, naming what is wrong
+        if any(not isinstance(b, int) or not 0 <= b < len(parsed.names) for b in bots):
+            raise BadSetup("bots must be seat numbers")
+        if lang is not None:
+            self.set_lang(lang, save=False)
+        self.lobby = {"setup": parsed.to_json(), "game_id": None,
+                      "seats": [{"token": new_token(), "phone": None, "bot": i in bots}
+                                for i in range(len(parsed.names))]}
+        self.table = None
+        self._save()
+        self._tell("room")
+
+    def start(self) -> None:
+        if self.lobby is None:
+            raise NotReady("set up a game first")
+        if self.table is not None:
+            raise GameInProgress("the game has already started")
+        waiting = [i for i, s in enumerate(self.lobby["seats"]) if s["phone"] is None
+                   and not s["bot"]]
+        if waiting:
+            raise NotReady("status cards are dealt once every seat is claimed")
+        self.table = Table.new(self.store, self.lobby["setup"], seed=self.seed)
+        self.lobby["game_id"] = self.table.game_id
+        self._save()
+        self._watch_table()
+        self._tell("room")
+        self._tell(PUBLIC)
+        for seat in range(len(self.lobby["seats"])):
+            self._tell(seat)
+        self._schedule_bots()
+
+    def set_lang(self, lang: str, save: bool = True) -> None:
+        if lang not in ("en", "es"):
+            raise BadSetup("language must be en or es")
+        self.lang = lang
+        if save:
+            self._save()
+            self._tell("room")
+
+    # --- commands ---
+
+    async def submit(self, actor, command: dict) -> dict:
+        """Submit on the writer thread; returns once the events are durable. Raises a
+        RulesError (nothing changed) or NotReady."""
+        if self.table is None:
+            raise NotReady("the game has not started")
+        table = self.table
+        await asyncio.get_running_loop().run_in_executor(self._writer, table.submit,
+                                                          actor, command)
+        return {"state_id": table.state_id}
+
+    async def press(self, seat: int, colour: str) -> dict | None:
+        """A seat button. Returns the accepted command, or None when the press means nothing
+        now. A refusal (a vote colour the seat lacks) goes to that seat's phone only."""
+        if self.table is None or not 0 <= seat < self.table.state.players:
+            return None
+        command = press_command(self.table.public_view()["waiting"], seat, colour)
+        if command is None:
+            return None
+        try:
+            await self.submit(seat, command)
+        except RulesError as error:
+            self._deliver(seat, {"refusal": {"code": error.code, "message": error.message,
+                                             "button": colour}})
+            return None
+        return command
+
+    # --- listeners ---
+
+    def listen(self, audience, callback: Listener) -> Callable[[], None]:
+        """callback(audience, payload) on the loop after every change for that audience.
+        The payload is None for "a new view is ready" (build it when you need it), or a dict
+        for one-off messages such as a refusal."""
+        entry = (audience, callback)
+        self._listeners.append(entry)
+        return lambda: self._listeners.remove(entry) if entry in self._listeners else None
+
+    def _deliver(self, audience, payload: dict | None) -> None:
+        for who, callback in list(self._listeners):
+            if who == audience:
+                callback(audience, payload)
+
+    def _tell(self, audience) -> None:
+        self.version += 1
+        self._deliver(audience, None)
+
+    def _watch_table(self) -> None:
+        def changed(audience, _view):  # called on the writer thread after each command
+            loop = self.loop
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(self._changed, audience)
+        self.table.subscribe(PUBLIC, changed)
+
+    def _changed(self, _audience) -> None:
+        self._tell(PUBLIC)
+        for seat in range(self.table.state.players):
+            self._tell(seat)
+        self._schedule_bots()
+
+    def _notice(self, kind: str, **data) -> None:
+        self.notices = (self.notices + [{"k": kind, **data}])[-NOTICES:]
+        self._tell("room")
+
+    # --- bots (demo seats) ---
+
+    def bot_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.lobby["seats"]) if s["bot"]] if self.lobby else []
+
+    def _schedule_bots(self) -> None:
+        if self.table is None or self.table.over or self.loop is None:
+            return
+        waiting = self.table.state.pending
+        for seat in self.bot_seats():
+            if waiting is not None and seat in waiting.seats:
+                task = self.loop.create_task(self._bot_move(seat, self.table.state_id))
+                self._bot_tasks.add(task)
+                task.add_done_callback(self._bot_tasks.discard)
+
+    async def _bot_move(self, seat: int, state_id: int) -> None:
+        from .simulate import choice_for
+        await asyncio.sleep(self.bot_delay)
+        table = self.table
+        if table is None or table.over or table.state_id != state_id or seat not in \
+                self.bot_seats() or seat not in table.state.pending.seats:
+            return
+        command = choice_for(table.state, seat, self._bot_rng)
+        command["state_id"] = state_id
+        try:
+            await self.submit(seat, command)
+        except RulesError:
+            pass  # another seat moved first (a vote, a human): the next change reschedules
+
+    async def close(self) -> None:
+        for task in list(self._bot_tasks):
+            task.cancel()
+        self._writer.shutdown(wait=True)

@@ -1,0 +1,324 @@
+"""The phones' web server: seat pages, the host's pages and the public board page, with a JSON
+API and Server-Sent Events. It runs inside the kiosk's asyncio loop (AppRunner + TCPSite,
+never web.run_app) and only talks to the Room.
+
+Phones are told apart by a random cookie (`dm_phone`); a seat or the host role belongs to the
+first phone that claims it. Each stream sends a whole view every time, so a phone that slept
+or lost Wi-Fi is up to date with its first message after reconnecting.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from pathlib import Path
+
+from aiohttp import web
+
+from ..darkmoon import BadSetup, RulesError
+from ..darkmoon.data import CHARACTERS, FINAL_EVENTS, VARIANTS
+from ..lang import LANGS, catalogue, view_text
+from ..room import PUBLIC, BadRequest, Room, RoomError
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "dm_phone"
+MAX_BODY = 16 * 1024  # a command is a few dozen bytes; anything big is not ours
+PING_SECONDS = 15     # a comment line now and then finds dead connections
+ROOM_KEY = web.AppKey("room", Room)
+CACHE_KEY = web.AppKey("cache", dict)
+
+
+def error_response(code: str, message: str, status: int) -> web.Response:
+    return web.json_response({"error": {"code": code, "message": message}}, status=status)
+
+
+@web.middleware
+async def refusals(request: web.Request, handler):
+    """Every refusal is JSON with a stable code; a new phone gets its cookie."""
+    phone = request.cookies.get(COOKIE)
+    known = phone if phone and len(phone) <= 64 else None
+    request["phone"] = known
+    try:
+        response = await handler(request)
+    except RoomError as error:
+        response = error_response(error.code, error.message, error.status)
+    except RulesError as error:
+        status = 400 if error.code in ("malformed_command", "bad_setup") else 409
+        response = error_response(error.code, error.message, status)
+    except web.HTTPRequestEntityTooLarge:
+        response = error_response("too_large", f"bodies are at most {MAX_BODY} bytes", 413)
+    except web.HTTPNotFound:
+        response = error_response("not_found", "no such page", 404)
+    if known is None and not response.prepared:
+        request["phone"] = request["phone"] or secrets.token_urlsafe(16)
+        response.set_cookie(COOKIE, request["phone"], max_age=60 * 60 * 24 * 365,
+                            httponly=True, samesite="Strict")
+    return response
+
+
+async def body_of(request: web.Request) -> dict:
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY,
+                                            actual_size=request.content_length)
+    raw = await request.read()  # client_max_size stops a body without a length
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadRequest("the body must be a JSON object")
+    return body
+
+
+def lang_of(request: web.Request, room: Room) -> str:
+    lang = request.query.get("lang", room.lang)
+    return lang if lang in LANGS else room.lang
+
+
+# --- pages ---
+
+def page(name: str):
+    async def handler(request: web.Request) -> web.Response:
+        return web.FileResponse(STATIC / name)
+    return handler
+
+
+async def lang_file(request: web.Request) -> web.Response:
+    lang = request.match_info["lang"]
+    if lang not in LANGS:
+        raise web.HTTPNotFound()
+    return web.json_response(catalogue(lang))
+
+
+async def choices(request: web.Request) -> web.Response:
+    """What the host's new-game form offers (public facts of the game)."""
+    return web.json_response({"characters": list(CHARACTERS), "final_events": list(FINAL_EVENTS),
+                              "variants": list(VARIANTS), "langs": list(LANGS),
+                              "players": [3, 7]})
+
+
+# --- views ---
+
+def seat_payload(room: Room, seat: int, lang: str) -> dict:
+    view = room.seat_view(seat)
+    return {"room": room.room_view(), "view": view,
+            "text": view_text(view, lang) if room.table else None}
+
+
+def host_payload(room: Room, lang: str) -> dict:
+    view = room.public_view()
+    return {"room": room.room_view(), "view": view,
+            "text": view_text(view, lang) if view else None,
+            "can_start": room.phase == "join" and all(
+                s["claimed"] or s["bot"] for s in room.room_view()["seats"])}
+
+
+def board_payload(room: Room, lang: str) -> dict:
+    return host_payload(room, lang) | {"can_start": None}
+
+
+def encoded(request: web.Request, key: tuple, build) -> bytes:
+    """One JSON encoding per view and room version, shared by every stream that shows it
+    (twenty board viewers cost one encoding, not twenty)."""
+    room = request.app[ROOM_KEY]
+    cache = request.app[CACHE_KEY]
+    hit = cache.get(key)
+    if hit is None or hit[0] != room.version:
+        if len(cache) > 64:
+            cache.clear()
+        hit = cache[key] = (room.version, json.dumps(build(), separators=(",", ":"),
+                                                     ensure_ascii=False).encode())
+    return hit[1]
+
+
+async def stream(request: web.Request, audiences: tuple, key: tuple,
+                 build) -> web.StreamResponse:
+    """Server-Sent Events: a whole payload now and after every change to `audiences`;
+    one-off messages for those audiences (a refused button press) as `notice` events."""
+    room = request.app[ROOM_KEY]
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                           "Cache-Control": "no-store",
+                                           "X-Accel-Buffering": "no"})
+    await response.prepare(request)
+    wake = asyncio.Event()
+    notices: list[dict] = []
+
+    def heard(_audience, payload: dict | None) -> None:
+        if payload is not None:
+            notices.append(payload)
+        wake.set()
+
+    stops = [room.listen(audience, heard) for audience in audiences]
+    try:
+        wake.set()
+        while True:
+            try:
+                await asyncio.wait_for(wake.wait(), PING_SECONDS)
+            except asyncio.TimeoutError:
+                await response.write(b": ping\n\n")
+                continue
+            wake.clear()
+            chunks = [b"event: view\ndata: " + encoded(request, key, build) + b"\n\n"]
+            for notice in notices:
+                body = json.dumps(notice, separators=(",", ":"), ensure_ascii=False)
+                chunks.append(f"event: notice\ndata: {body}\n\n".encode())
+            notices.clear()
+            await response.write(b"".join(chunks))
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    finally:
+        for stop in stops:
+            stop()
+    return response
+
+
+# --- seats ---
+
+async def seat_claim(request: web.Request) -> web.Response:
+    room = request.app[ROOM_KEY]
+    seat = room.claim_seat(request.match_info["token"], request["phone"] or _new_phone(request))
+    return web.json_response({"seat": seat})
+
+
+def _new_phone(request: web.Request) -> str:
+    request["phone"] = secrets.token_urlsafe(16)  # the middleware sets it as the cookie
+    return request["phone"]
+
+
+async def seat_get(request: web.Request) -> web.Response:
+    room = request.app[ROOM_KEY]
+    seat = room.check_seat(request.match_info["token"], request["phone"])
+    return web.json_response(seat_payload(room, seat, lang_of(request, room)))
+
+
+async def seat_command(request: web.Request) -> web.Response:
+    room = request.app[ROOM_KEY]
+    seat = room.check_seat(request.match_info["token"], request["phone"])
+    body = await body_of(request)
+    return web.json_response(await room.submit(seat, body))
+
+
+async def seat_events(request: web.Request) -> web.StreamResponse:
+    room = request.app[ROOM_KEY]
+    seat = room.check_seat(request.match_info["token"], request["phone"])
+    lang = lang_of(request, room)
+    return await stream(request, (seat, "room"), ("seat", seat, lang),
+                        lambda: seat_payload(room, seat, lang))
+
+
+# --- host ---
+
+def host_room(request: web.Request) -> Room:
+    room = request.app[ROOM_KEY]
+    room.check_host(request.match_info["token"], request["phone"])
+    return room
+
+
+async def host_claim(request: web.Request) -> web.Response:
+    room = request.app[ROOM_KEY]
+    room.claim_host(request.match_info["token"], request["phone"] or _new_phone(request))
+    return web.json_response({"host": True})
+
+
+async def host_get(request: web.Request) -> web.Response:
+    room = host_room(request)
+    return web.json_response(host_payload(room, lang_of(request, room)))
+
+
+async def host_game(request: web.Request) -> web.Response:
+    room = host_room(request)
+    body = await body_of(request)
+    bots = body.get("bots", [])
+    if not isinstance(bots, list):
+        raise BadRequest("bots must be a list of seat numbers")
+    room.new_game(body.get("setup"), lang=body.get("lang"), bots=bots,
+                  replace=body.get("replace") is True)
+    return web.json_response(host_payload(room, lang_of(request, room)))
+
+
+async def host_start(request: web.Request) -> web.Response:
+    room = host_room(request)
+    room.start()
+    return web.json_response({"state_id": room.table.state_id})
+
+
+async def host_correct(request: web.Request) -> web.Response:
+    room = host_room(request)
+    body = await body_of(request)
+    command = {"decision": "correct", "option": body.get("option")}
+    if "state_id" in body:
+        command["state_id"] = body["state_id"]
+    return web.json_response(await room.submit("host", command))
+
+
+async def host_rebind(request: web.Request) -> web.Response:
+    room = host_room(request)
+    seat = (await body_of(request)).get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadRequest("seat must be a seat number")
+    room.rebind(seat)
+    return web.json_response({"seat": seat})
+
+
+async def host_lang(request: web.Request) -> web.Response:
+    room = host_room(request)
+    room.set_lang((await body_of(request)).get("lang"))
+    return web.json_response({"lang": room.lang})
+
+
+async def host_events(request: web.Request) -> web.StreamResponse:
+    room = host_room(request)
+    lang = lang_of(request, room)
+    return await stream(request, (PUBLIC, "room"), ("host", lang),
+                        lambda: host_payload(room, lang))
+
+
+# --- the public board ---
+
+async def board_get(request: web.Request) -> web.Response:
+    room = request.app[ROOM_KEY]
+    return web.json_response(board_payload(room, lang_of(request, room)))
+
+
+async def board_events(request: web.Request) -> web.StreamResponse:
+    room = request.app[ROOM_KEY]
+    lang = lang_of(request, room)
+    return await stream(request, (PUBLIC, "room"), ("board", lang),
+                        lambda: board_payload(room, lang))
+
+
+def make_app(room: Room) -> web.Application:
+    app = web.Application(middlewares=[refusals], client_max_size=MAX_BODY)
+    app[ROOM_KEY] = room
+    app[CACHE_KEY] = {}
+    app.router.add_get("/", page("index.html"))
+    app.router.add_get("/board", page("board.html"))
+    app.router.add_get("/h/{token}", page("host.html"))
+    app.router.add_get("/s/{token}", page("seat.html"))
+    app.router.add_get("/lang/{lang}.json", lang_file)
+    app.router.add_get("/api/choices", choices)
+    app.router.add_get("/api/board", board_get)
+    app.router.add_get("/api/board/events", board_events)
+    app.router.add_post("/api/seat/{token}/claim", seat_claim)
+    app.router.add_get("/api/seat/{token}", seat_get)
+    app.router.add_post("/api/seat/{token}/command", seat_command)
+    app.router.add_get("/api/seat/{token}/events", seat_events)
+    app.router.add_post("/api/host/{token}/claim", host_claim)
+    app.router.add_get("/api/host/{token}", host_get)
+    app.router.add_post("/api/host/{token}/game", host_game)
+    app.router.add_post("/api/host/{token}/start", host_start)
+    app.router.add_post("/api/host/{token}/correct", host_correct)
+    app.router.add_post("/api/host/{token}/rebind", host_rebind)
+    app.router.add_post("/api/host/{token}/lang", host_lang)
+    app.router.add_get("/api/host/{token}/events", host_events)
+    app.router.add_static("/static", STATIC)
+    return app
+
+
+async def start_server(room: Room, host: str = "0.0.0.0", port: int = 8080) -> web.AppRunner:
+    """Serve inside the running loop. shutdown_timeout=1: open event streams would otherwise
+    hold a shutdown for minutes."""
+    runner = web.AppRunner(make_app(room), shutdown_timeout=1, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    return runner
