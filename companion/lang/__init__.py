@@ -1,8 +1,10 @@
 """English and Spanish for every screen: the kiosk, the phone pages and the board page.
 
-Catalogues are flat JSON files (`en.json`, `es.json`, the same keys in both), served as they
-are to the phone pages for their fixed words, and used here to turn the game's facts, options
-and waiting decisions into sentences, so that both front ends say the same thing.
+Catalogues are flat JSON files, one folder per language with the same files and keys in each:
+`kiosk.json` (the kiosk's own words), `phone.json` (the phone pages' fixed words) and
+`game.json` (cards, characters, facts, options and decisions). Keys are prefixed by their file
+(`kiosk.`, `phone.`, `game.`). The merged catalogue is served to the phone pages, and used here
+to turn facts, options and waiting decisions into sentences, so every screen says the same.
 """
 from __future__ import annotations
 
@@ -18,7 +20,10 @@ HERE = Path(__file__).parent
 def catalogue(lang: str) -> dict[str, str]:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}")
-    return json.loads((HERE / f"{lang}.json").read_text(encoding="utf-8"))
+    merged: dict[str, str] = {}
+    for path in sorted((HERE / lang).glob("*.json")):
+        merged.update(json.loads(path.read_text(encoding="utf-8")))
+    return merged
 
 
 def text(lang: str, key: str, **values) -> str:
