@@ -3,16 +3,36 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .darkmoon.data import VARIANTS
 
 
 def main(argv: list[str] | None = None) -> int:
+    serving = argparse.ArgumentParser(add_help=False)
+    serving.add_argument("--port", type=int, default=8080, help="the phones' web port (8080)")
+    serving.add_argument("--listen", default="0.0.0.0", metavar="ADDRESS",
+                         help="address the web server listens on (all interfaces)")
+    serving.add_argument("--address", default=None,
+                         help="address put in the join codes (default: this machine's LAN IP)")
+    serving.add_argument("--data-dir", default="data",
+                         help="where games are kept (default: ./data)")
+    serving.add_argument("--kiosk", action="store_true",
+                         help="full-screen appliance mode: no key quits")
     parser = argparse.ArgumentParser(
-        prog="darkmoon-companion",
-        description="A referee for the board game Dark Moon.")
+        prog="darkmoon-companion", parents=[serving],
+        description="A referee for the board game Dark Moon. With no command it starts the "
+                    "kiosk and the phones' web server.")
     commands = parser.add_subparsers(dest="command")
+
+    demo = commands.add_parser("demo", parents=[serving],
+                               help="bots play a whole game on the kiosk; "
+                                    "scan a seat's code to take it over")
+    demo.add_argument("--players", type=int, default=5, choices=range(3, 8), metavar="3-7")
+    demo.add_argument("--seed", type=int, default=None, help="the same seed, the same game")
+    demo.add_argument("--pace", type=float, default=1.5,
+                      help="seconds a bot waits before it moves (default 1.5)")
 
     sim = commands.add_parser("simulate", help="bots play whole games; prints the results")
     sim.add_argument("--games", type=int, default=100)
@@ -31,8 +51,44 @@ def main(argv: list[str] | None = None) -> int:
         return simulate_command(args)
     if args.command == "replay":
         return replay_command(args)
-    parser.print_help()
-    return 0
+    return kiosk_command(args, demo=args.command == "demo")
+
+
+DEMO_NAMES = ("Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus")
+
+
+def kiosk_command(args, demo: bool) -> int:
+    """The product: the kiosk on this screen, the web server for the phones, one Room."""
+    os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")  # no idle redraws on the Pi
+    from .net import base_url
+    from .room import Room
+    from .store import EventStore, StoreError
+    try:
+        os.makedirs(args.data_dir, exist_ok=True)
+        path = os.path.join(args.data_dir, "demo.db" if demo else "games.db")
+        if demo and os.path.exists(path):
+            for suffix in ("", "-wal", "-shm"):  # each demo starts afresh
+                if os.path.exists(path + suffix):
+                    os.remove(path + suffix)
+        store = EventStore(path)
+    except (OSError, StoreError) as error:
+        print(f"cannot open the data directory {args.data_dir}: {error}", file=sys.stderr)
+        return 2
+    if demo:
+        room = Room(store, seed=args.seed, bot_delay=max(0.0, args.pace), demo=True)
+        room.new_game({"names": list(DEMO_NAMES[:args.players])},
+                      bots=list(range(args.players)))
+        room.start()
+    else:
+        room = Room(store)
+    from screens.app import KioskApp
+    app = KioskApp(room, port=args.port, listen_host=args.listen,
+                   base_url=base_url(args.port, args.address), kiosk=args.kiosk)
+    try:
+        app.run()
+    finally:
+        store.close()
+    return app.return_code or 0
 
 
 def simulate_command(args) -> int:
