@@ -55,12 +55,15 @@ class Setup:
             if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
                 raise BadSetup(f"each name is 1 to {MAX_NAME} characters")
         if self.characters is not None:
+            if not all(isinstance(c, str) for c in self.characters):  # set() needs hashables
+                raise BadSetup("characters are given by their names")
             if len(self.characters) != n or len(set(self.characters)) != n:
                 raise BadSetup("choose one different character for each seat")
             bad = [c for c in self.characters if c not in CHARACTERS]
             if bad:
                 raise BadSetup(f"unknown characters: {bad}")
-        if self.final_event is not None and self.final_event not in FINAL_EVENTS:
+        if self.final_event is not None and (not isinstance(self.final_event, str)
+                                             or self.final_event not in FINAL_EVENTS):
             raise BadSetup(f"unknown final event {self.final_event!r}")
         for v in self.variants:
             if v not in VARIANTS:

@@ -8,29 +8,8 @@ to turn facts, options and waiting decisions into sentences, so every screen say
 """
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from pathlib import Path
+from .catalogues import LANGS, catalogue, text
+from .screen import view_text
+from .words import label
 
-LANGS = ("en", "es")
-HERE = Path(__file__).parent
-
-
-@lru_cache(maxsize=None)
-def catalogue(lang: str) -> dict[str, str]:
-    if lang not in LANGS:
-        raise ValueError(f"unknown language {lang!r}")
-    merged: dict[str, str] = {}
-    for path in sorted((HERE / lang).glob("*.json")):
-        merged.update(json.loads(path.read_text(encoding="utf-8")))
-    return merged
-
-
-def text(lang: str, key: str, **values) -> str:
-    """The sentence `key` in `lang`, with {placeholders} filled in."""
-    return catalogue(lang)[key].format(**values)
-
-
-def view_text(view: dict, lang: str) -> dict:
-    """The sentences a screen shows for a public or seat view (to be completed)."""
-    return {"banner": "", "log": [], "options": [], "blocked": [], "mirror": []}
+__all__ = ["LANGS", "catalogue", "label", "text", "view_text"]

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from pathlib import Path
+from typing import Callable
 
 from aiohttp import web
 
-from ..darkmoon import BadSetup, RulesError
+from ..darkmoon import RulesError
 from ..darkmoon.data import CHARACTERS, FINAL_EVENTS, VARIANTS
 from ..lang import LANGS, catalogue, view_text
 from ..room import PUBLIC, BadRequest, Room, RoomError
@@ -26,6 +28,21 @@ MAX_BODY = 16 * 1024  # a command is a few dozen bytes; anything big is not ours
 PING_SECONDS = 15     # a comment line now and then finds dead connections
 ROOM_KEY = web.AppKey("room", Room)
 CACHE_KEY = web.AppKey("cache", dict)
+RETRY_MS = 2000       # how soon a browser's EventSource reconnects after a drop
+# Refusals aiohttp itself raises (no route, wrong method, body too big), with stable codes.
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+log = logging.getLogger(__name__)
+
+
+class Streams:
+    """The open event streams' wake-up events, so a shutdown can end them all at once."""
+
+    def __init__(self) -> None:
+        self.wakes: set[asyncio.Event] = set()
+        self.closing = False
+
+
+STREAMS_KEY = web.AppKey("streams", Streams)
 
 
 def error_response(code: str, message: str, status: int) -> web.Response:
@@ -47,8 +64,16 @@ async def refusals(request: web.Request, handler):
         response = error_response(error.code, error.message, status)
     except web.HTTPRequestEntityTooLarge:
         response = error_response("too_large", f"bodies are at most {MAX_BODY} bytes", 413)
-    except web.HTTPNotFound:
-        response = error_response("not_found", "no such page", 404)
+    except web.HTTPException as error:
+        if error.status < 400:
+            raise
+        code = HTTP_CODES.get(error.status, "http_error")
+        response = error_response(code, error.reason.lower(), error.status)
+    except (asyncio.CancelledError, ConnectionError):
+        raise
+    except Exception:  # a bug of ours: say so in JSON, keep the details in the log
+        log.exception("%s %s failed", request.method, request.path)
+        response = error_response("internal_error", "something went wrong on the Pi", 500)
     if known is None and not response.prepared:
         request["phone"] = request["phone"] or secrets.token_urlsafe(16)
         response.set_cookie(COOKIE, request["phone"], max_age=60 * 60 * 24 * 365,
@@ -63,7 +88,7 @@ async def body_of(request: web.Request) -> dict:
     raw = await request.read()  # client_max_size stops a body without a length
     try:
         body = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting: not a command
         raise BadRequest("the body is not JSON") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")
@@ -131,10 +156,14 @@ def encoded(request: web.Request, key: tuple, build) -> bytes:
     return hit[1]
 
 
-async def stream(request: web.Request, audiences: tuple, key: tuple,
-                 build) -> web.StreamResponse:
+async def stream(request: web.Request, audiences: tuple, key: tuple, build,
+                 allowed: Callable[[], object] = lambda: None) -> web.StreamResponse:
     """Server-Sent Events: a whole payload now and after every change to `audiences`;
-    one-off messages for those audiences (a refused button press) as `notice` events."""
+    one-off messages for those audiences (a refused button press) as `notice` events.
+
+    `allowed` is asked again before every message: a seat re-bound to another phone, or a
+    game replaced by a new one, must stop reaching the phone that held it. The stream then
+    ends with a `refused` event carrying the same JSON error a request would get."""
     room = request.app[ROOM_KEY]
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                            "Cache-Control": "no-store",
@@ -142,6 +171,7 @@ async def stream(request: web.Request, audiences: tuple, key: tuple,
     await response.prepare(request)
     wake = asyncio.Event()
     notices: list[dict] = []
+    streams = request.app[STREAMS_KEY]
 
     def heard(_audience, payload: dict | None) -> None:
         if payload is not None:
@@ -149,7 +179,9 @@ async def stream(request: web.Request, audiences: tuple, key: tuple,
         wake.set()
 
     stops = [room.listen(audience, heard) for audience in audiences]
+    streams.wakes.add(wake)
     try:
+        await response.write(f"retry: {RETRY_MS}\n\n".encode())
         wake.set()
         while True:
             try:
@@ -158,18 +190,35 @@ async def stream(request: web.Request, audiences: tuple, key: tuple,
                 await response.write(b": ping\n\n")
                 continue
             wake.clear()
+            if streams.closing:
+                break
+            try:
+                allowed()
+            except RoomError as error:
+                body = json.dumps({"error": {"code": error.code, "message": error.message}})
+                await response.write(f"event: refused\ndata: {body}\n\n".encode())
+                break
             chunks = [b"event: view\ndata: " + encoded(request, key, build) + b"\n\n"]
             for notice in notices:
                 body = json.dumps(notice, separators=(",", ":"), ensure_ascii=False)
                 chunks.append(f"event: notice\ndata: {body}\n\n".encode())
             notices.clear()
             await response.write(b"".join(chunks))
-    except (ConnectionResetError, asyncio.CancelledError):
-        pass
+    except ConnectionResetError:
+        pass  # the phone went away; it reconnects and gets a whole payload again
     finally:
+        streams.wakes.discard(wake)
         for stop in stops:
             stop()
     return response
+
+
+async def close_streams(app: web.Application) -> None:
+    """On shutdown, end every event stream now rather than after the shutdown timeout."""
+    streams = app[STREAMS_KEY]
+    streams.closing = True
+    for wake in list(streams.wakes):
+        wake.set()
 
 
 # --- seats ---
@@ -202,8 +251,10 @@ async def seat_events(request: web.Request) -> web.StreamResponse:
     room = request.app[ROOM_KEY]
     seat = room.check_seat(request.match_info["token"], request["phone"])
     lang = lang_of(request, room)
+    token, phone = request.match_info["token"], request["phone"]
     return await stream(request, (seat, "room"), ("seat", seat, lang),
-                        lambda: seat_payload(room, seat, lang))
+                        lambda: seat_payload(room, seat, lang),
+                        lambda: room.check_seat(token, phone))
 
 
 # --- host ---
@@ -229,7 +280,7 @@ async def host_game(request: web.Request) -> web.Response:
     room = host_room(request)
     body = await body_of(request)
     bots = body.get("bots", [])
-    if not isinstance(bots, list):
+    if not isinstance(bots, list) or any(isinstance(b, bool) for b in bots):
         raise BadRequest("bots must be a list of seat numbers")
     room.new_game(body.get("setup"), lang=body.get("lang"), bots=bots,
                   replace=body.get("replace") is True)
@@ -269,8 +320,10 @@ async def host_lang(request: web.Request) -> web.Response:
 async def host_events(request: web.Request) -> web.StreamResponse:
     room = host_room(request)
     lang = lang_of(request, room)
+    token, phone = request.match_info["token"], request["phone"]
     return await stream(request, (PUBLIC, "room"), ("host", lang),
-                        lambda: host_payload(room, lang))
+                        lambda: host_payload(room, lang),
+                        lambda: room.check_host(token, phone))
 
 
 # --- the public board ---
@@ -291,6 +344,8 @@ def make_app(room: Room) -> web.Application:
     app = web.Application(middlewares=[refusals], client_max_size=MAX_BODY)
     app[ROOM_KEY] = room
     app[CACHE_KEY] = {}
+    app[STREAMS_KEY] = Streams()
+    app.on_shutdown.append(close_streams)
     app.router.add_get("/", page("index.html"))
     app.router.add_get("/board", page("board.html"))
     app.router.add_get("/h/{token}", page("host.html"))

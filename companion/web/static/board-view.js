@@ -1,0 +1,141 @@
+// The public board as every page shows it (seat phones below their own panel, the host, and
+// the TV board page): built only from the public part of a payload, so it can never show
+// a secret that the view does not already give this audience.
+import { el, t, label } from "./common.js";
+
+export function seatName(view, seat) {
+  const s = view && view.seats && view.seats[seat];
+  return s ? s.name : `#${seat + 1}`;
+}
+
+export function banner(payload) {
+  const { view, text, room } = payload;
+  if (text && text.banner) return text.banner;
+  if (!view) return t(`phone.phase.${room ? room.phase : "start"}`);
+  if (view.outcome) return t("phone.game_over", { winner: label("winner", view.outcome.winner) });
+  const w = view.waiting;
+  if (!w) return "";
+  const names = w.seats.map((s) => seatName(view, s)).join(", ");
+  return t("phone.waiting_for", { names, decision: label("decision", w.decision) });
+}
+
+function track(name, ...value) {
+  return el("div", { class: "track" }, el("span", { class: "track-name" }, name),
+            el("span", { class: "track-value" }, ...value));
+}
+
+function tokens(kind, list) {
+  return list.length ? list.map((id) => label(kind, id)).join(", ") : "—";
+}
+
+export function tracks(view) {
+  const event = view.event;
+  const final = view.final_event;
+  const failure = view.shield.failure_condition;
+  return el("section", { class: "tracks", "aria-label": t("phone.board") },
+    track(t("phone.track.shield"), `${view.shield.tokens}/6`,
+          failure ? ` (${t("phone.failure")}: ${failure})` : ""),
+    track(t("phone.track.outpost"), `${view.outpost.tokens.length}/6 `,
+          el("small", {}, tokens("outpost_token", view.outpost.tokens))),
+    track(t("phone.track.fatigue"), `${view.fatigue.tokens.length}/6 `,
+          el("small", {}, tokens("character", view.fatigue.tokens))),
+    track(t("phone.track.sabotage"), view.sabotage ? label("area", view.sabotage) : "—"),
+    track(t("phone.track.suspicion"), String(view.suspicion)),
+    track(t("phone.track.event"), event ? `${label("event", event.card)} ${event.cubes}/${event.needed}` : "—"),
+    track(t("phone.track.final"), `${label("final_event", final.card)} ${final.cubes}/${final.needed}`,
+          final.active ? ` ${t("phone.final_active")}` : ""),
+    track(t("phone.track.pool"), dice(view.pool)),
+    view.task ? task(view) : null);
+}
+
+export function dice(counts) {
+  return el("span", { class: "dice-counts" }, ...["strong", "weak", "commander"].map((c) =>
+    el("span", { class: `die-count ${c}`, title: t(`phone.die.${c}`) }, `${counts[c] || 0}`)));
+}
+
+export function face(colour, value, attrs = {}) {
+  return el("span", { class: `die ${colour}`, ...attrs }, value > 0 ? `+${value}` : String(value));
+}
+
+function task(view) {
+  const k = view.task;
+  const participation = Object.entries(k.participation).map(([seat, choice]) =>
+    el("li", {}, `${seatName(view, Number(seat))}: `,
+       el("b", { class: `part-${choice}` }, t(`phone.participation.${choice}`))));
+  return el("div", { class: "task" },
+    el("div", {}, el("b", {}, label("task", k.card)), " ",
+       k.kind === "malfunction" ? t("phone.task.malfunction", { difficulty: k.difficulty,
+                                                               total: k.success_total }) : ""),
+    participation.length ? el("ul", { class: "participation" }, participation) : null,
+    k.submitted.length ? el("div", { class: "submitted" }, t("phone.task.submitted"), " ",
+      k.submitted.map(([seat, value]) => el("span", { class: "sub" },
+        seatName(view, seat), " ", face("plain", value)))) : null);
+}
+
+export function seats(view) {
+  const w = view.waiting;
+  const rows = view.seats.map((s) => {
+    const marks = [];
+    if (s.commander) marks.push(el("span", { class: "mark", title: t("phone.commander") }, "★"));
+    if (s.active) marks.push(el("span", { class: "mark", title: t("phone.active") }, "▶"));
+    const facts = [];
+    if (s.fatigued) facts.push(t("phone.fatigued"));
+    if (s.quarantined) facts.push(t("phone.quarantined"));
+    if (s.status) facts.push(label("status", s.status));
+    let waiting = "";
+    if (w && w.seats.includes(s.seat)) waiting = "…";
+    if (w && w.chosen && w.chosen.includes(s.seat)) waiting = "✓";
+    return el("tr", { "data-seat": s.seat, class: s.active ? "active" : "" },
+      el("td", {}, marks, " ", s.name),
+      el("td", {}, label("character", s.character)),
+      el("td", { class: "seat-facts" }, facts.join(", ")),
+      el("td", {}, s.dice ? dice(s.dice) : `≤${s.die_limit}`),
+      el("td", { class: "seat-waiting" }, waiting));
+  });
+  return el("table", { class: "seats" }, el("tbody", {}, rows));
+}
+
+// The latest vote's ballots, from the public log: they exist only once the last ballot is
+// in, which is how every screen shows them in the same instant.
+export function lastVote(view) {
+  const fact = [...(view.log || [])].reverse().find((f) => f.k === "vote_revealed");
+  if (!fact) return null;
+  return el("section", { class: "ballots", id: "ballots" },
+    el("h3", {}, t("phone.vote.revealed", { target: seatName(view, fact.target) })),
+    el("ul", {}, Object.entries(fact.ballots).map(([seat, colour]) =>
+      el("li", { "data-ballot": seat }, `${seatName(view, Number(seat))}: `,
+         el("b", { class: `ballot ${colour}` }, t(`phone.vote.${colour}`))))));
+}
+
+function voteState(view) {
+  const w = view.waiting;
+  if (!w || w.decision !== "vote") return null;
+  return el("section", { class: "vote-state" },
+    el("h3", {}, t("phone.vote.on", { target: seatName(view, w.target) })),
+    el("p", {}, t("phone.vote.chosen", { chosen: w.chosen.length, voters: w.voters.length })));
+}
+
+export function log(payload) {
+  const lines = payload.text && payload.text.log && payload.text.log.length
+    ? payload.text.log.map((line) => (typeof line === "string" ? line : line.text))
+    : (payload.view.log || []).map((fact) => label("fact", fact.k));
+  return el("section", { class: "log" }, el("h3", {}, t("phone.log")),
+    el("ol", { reversed: true }, lines.slice().reverse().slice(0, 40).map((line) => el("li", {}, line))));
+}
+
+function outcome(view) {
+  if (!view.outcome) return null;
+  return el("section", { class: "outcome" },
+    el("h2", {}, t("phone.game_over", { winner: label("winner", view.outcome.winner) })),
+    el("p", {}, label("condition", view.outcome.condition)));
+}
+
+// The whole public board; `withLog` false where a page shows its log elsewhere.
+export function board(payload, { withLog = true } = {}) {
+  const view = payload.view;
+  if (!view) return el("section", { class: "board" }, el("p", { class: "banner" }, banner(payload)));
+  return el("section", { class: "board" },
+    el("p", { class: "banner", id: "banner" }, banner(payload)),
+    outcome(view), voteState(view), lastVote(view), tracks(view), seats(view),
+    withLog ? log(payload) : null);
+}

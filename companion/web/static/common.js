@@ -1,0 +1,172 @@
+// What every page shares: the word catalogue, JSON calls, the live stream with reconnects,
+// and a tiny element builder. No framework: the Pi serves these files as they are.
+
+const LANG_KEY = "dm_lang";
+let words = {};
+export let lang = "en";
+
+export function chosenLang() {
+  const stored = localStorage.getItem(LANG_KEY);
+  if (stored === "en" || stored === "es") return stored;
+  return (navigator.language || "en").toLowerCase().startsWith("es") ? "es" : "en";
+}
+
+export async function loadLang(wanted) {
+  const response = await fetch(`/lang/${wanted}.json`);
+  words = response.ok ? await response.json() : {};
+  lang = wanted;
+  localStorage.setItem(LANG_KEY, wanted);
+  document.documentElement.lang = wanted;
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+}
+
+// A missing key shows a readable form of the id rather than nothing, so a word that a
+// catalogue lacks is visible instead of a blank button.
+export function t(key, values = {}) {
+  const template = words[key];
+  if (template === undefined) return humanize(key.split(".").pop());
+  return template.replace(/\{(\w+)\}/g, (_, name) => (name in values ? values[name] : `{${name}}`));
+}
+
+export function has(key) {
+  return key in words;
+}
+
+export function humanize(id) {
+  const s = String(id).replace(/_/g, " ");
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// A game id (card, character, token...) in the reader's language: game.<kind>.<id>.
+export function label(kind, id) {
+  return has(`game.${kind}.${id}`) ? t(`game.${kind}.${id}`) : humanize(id);
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name === "class") node.className = value;
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export class Refused extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+// JSON in, JSON out; a refusal ({"error": {code, message}}) becomes a Refused error.
+export async function call(method, url, body) {
+  let response;
+  try {
+    response = await fetch(url, {
+      method, credentials: "same-origin", cache: "no-store",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new Refused("offline", t("phone.error.offline"), 0);
+  }
+  let data = null;
+  try { data = await response.json(); } catch (error) { data = null; }
+  if (!response.ok || (data && data.error)) {
+    const e = (data && data.error) || {};
+    throw new Refused(e.code || "http_" + response.status, e.message || response.statusText,
+                      response.status);
+  }
+  return data;
+}
+
+export function withLang(url) {
+  return url + (url.includes("?") ? "&" : "?") + "lang=" + lang;
+}
+
+// The live view. EventSource retries by itself, but iOS Safari drops sockets while the
+// phone sleeps without any close event: on wake (visibilitychange, pageshow, online) the
+// stream is opened again and the whole payload fetched, so nothing depends on a stale socket.
+export function live({ getUrl, eventsUrl, onView, onNotice, onError }) {
+  let source = null;
+  let retry = null;
+
+  async function refresh() {
+    try {
+      onView(await call("GET", withLang(getUrl)));
+    } catch (error) {
+      onError(error);
+    }
+  }
+
+  function open() {
+    clearTimeout(retry);
+    if (source) source.close();
+    source = new EventSource(withLang(eventsUrl));
+    source.addEventListener("view", (event) => onView(JSON.parse(event.data)));
+    source.addEventListener("notice", (event) => onNotice && onNotice(JSON.parse(event.data)));
+    source.onerror = () => {
+      // A refused stream (seat re-bound, server restarted) is closed for good by the
+      // browser: ask for the payload to learn why, and try again a little later.
+      if (source.readyState === EventSource.CLOSED) {
+        refresh();
+        retry = setTimeout(open, 3000);
+      }
+    };
+  }
+
+  function wake() {
+    if (document.visibilityState === "hidden") return;
+    open();
+    refresh();
+  }
+
+  document.addEventListener("visibilitychange", wake);
+  window.addEventListener("pageshow", (event) => { if (event.persisted) wake(); });
+  window.addEventListener("online", wake);
+  open();
+  return { reopen: wake, refresh };
+}
+
+// EN/ES toggle in the page header; `changed` re-renders and reopens streams.
+export function langToggle(changed) {
+  const box = el("div", { class: "lang-toggle", role: "group" });
+  function draw() {
+    box.replaceChildren(...["en", "es"].map((code) => el("button", {
+      type: "button", class: code === lang ? "on" : "", "aria-pressed": String(code === lang),
+      "data-lang": code,
+      onclick: async () => {
+        if (code === lang) return;
+        await loadLang(code);
+        draw();
+        changed();
+      },
+    }, code.toUpperCase())));
+  }
+  draw();
+  return box;
+}
+
+// A short message that goes away by itself: refusals and confirmations.
+export function toast(message, kind = "info") {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = el("div", { id: "toasts", "aria-live": "assertive" });
+    document.body.append(box);
+  }
+  const note = el("div", { class: `toast ${kind}`, role: "alert" }, message);
+  box.append(note);
+  setTimeout(() => note.remove(), 6000);
+  return note;
+}
+
+export function tokenFromPath() {
+  return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+}

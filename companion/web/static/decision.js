@@ -1,0 +1,87 @@
+// The seat's pending decision as buttons: one per legal option (its sentence from the
+// server's text.options), blocked options shown disabled with their reason, and a dice
+// picker for submitting a roll (tap dice, then one Submit button).
+import { el, t, label } from "./common.js";
+import { face, seatName } from "./board-view.js";
+
+const SEAT_OPTIONS = new Set(["vote", "order", "player", "target"]);
+const COUNT_OPTIONS = new Set(["roll", "discard", "take"]);
+const CARD_OPTIONS = { task: "task", event: "event" };
+
+// Used only when the server sent no sentence for an option.
+export function optionLabel(option, view) {
+  const [kind, ...rest] = option;
+  const head = label("option", kind);
+  if (SEAT_OPTIONS.has(kind)) return `${head} ${seatName(view, rest[0])}`;
+  if (COUNT_OPTIONS.has(kind)) {
+    return `${head} ` + ["strong", "weak", "commander"].slice(0, rest.length)
+      .map((c, i) => `${rest[i]} ${t(`phone.die.${c}`)}`).join(", ");
+  }
+  if (kind in CARD_OPTIONS) return label(CARD_OPTIONS[kind], rest[0]);
+  if (kind === "submit") {
+    const rolled = view.you.rolled;
+    return `${head} ` + rest.map((i) => (rolled[i] ? rolled[i][1] : "?")).join(" ");
+  }
+  if (kind === "keep") return `${head} ` + rest.map((c) => label("task", c)).join(", ");
+  return [head, ...rest.map((part) => label("token", part))].join(" ");
+}
+
+// The legal ["submit", ...] option holding exactly the picked dice. Identical dice make one
+// option, not several, so the match is by colour and face, not by index.
+export function submitFor(picked, rolled, options) {
+  const key = (idx) => idx.map((i) => rolled[i].join(":")).sort().join(",");
+  const wanted = key([...picked]);
+  return options.find((o) => o[0] === "submit" && o.length - 1 === picked.size
+                                && key(o.slice(1)) === wanted) || null;
+}
+
+function dicePicker(decision, view, send, picked) {
+  const rolled = view.you.rolled;
+  const submitOptions = decision.options.filter((o) => o[0] === "submit");
+  const button = el("button", { type: "button", class: "primary", id: "submit-dice" });
+  function update() {
+    const option = submitFor(picked, rolled, submitOptions);
+    button.disabled = option === null;
+    button.textContent = t("phone.submit_dice", { count: picked.size });
+    button.onclick = () => option && send(option);
+    for (const node of chips.querySelectorAll(".die")) {
+      const on = picked.has(Number(node.dataset.index));
+      node.classList.toggle("picked", on);
+      node.setAttribute("aria-pressed", String(on));
+    }
+  }
+  const chips = el("div", { class: "rolled", id: "rolled" }, rolled.map(([colour, value], i) =>
+    face(colour, value, {
+      role: "button", tabindex: "0", "data-index": i, "data-colour": colour, "data-face": value,
+      onclick: () => { picked.has(i) ? picked.delete(i) : picked.add(i); update(); },
+    })));
+  update();
+  return el("div", { class: "picker" }, el("p", {}, t("phone.pick_dice")), chips, button);
+}
+
+export function decisionPanel(decision, payload, send, picked) {
+  const view = payload.view;
+  const text = payload.text || {};
+  const sentences = text.options || [];
+  const reasons = text.blocked || [];
+  const title = text.decision || label("decision", decision.decision);
+  const parts = [el("h2", {}, title)];
+  if (decision.chosen) {
+    parts.push(el("p", { class: "own-choice" }, t("phone.chosen", {
+      choice: optionLabel(decision.chosen, view) })));
+  }
+  if (decision.decision === "submit" && view.you.rolled.length) {
+    parts.push(dicePicker(decision, view, send, picked));
+  }
+  const buttons = decision.options.map((option, i) => (option[0] === "submit" ? null :
+    el("button", { type: "button", class: "option", "data-option": JSON.stringify(option),
+                   onclick: () => send(option) },
+       sentences[i] || optionLabel(option, view))));
+  const blocked = decision.blocked.map(([option, why], i) =>
+    el("button", { type: "button", class: "option blocked", disabled: true,
+                   "data-option": JSON.stringify(option) },
+       reasons[i] || `${optionLabel(option, view)} — ${label("blocked", why)}`));
+  parts.push(el("div", { class: "options" }, buttons, blocked));
+  return el("section", { class: "decision", id: "decision",
+                         "data-decision": decision.decision }, parts);
+}

@@ -1,0 +1,61 @@
+"""QR codes drawn with half blocks: two modules per character cell, dark modules on a light
+background with the 4-module quiet zone, because many phone scanners cannot read inverted
+codes. qrcode's own terminal printer uses 256 colours that the Linux console cannot show."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import qrcode
+from qrcode.constants import ERROR_CORRECT_L
+from rich.text import Text
+from textual.widgets import Static
+
+LIGHT = "bright_white"
+DARK = "black"
+QUIET_ZONE = 4
+# (top module light, bottom module light) -> glyph drawn in LIGHT on DARK
+GLYPHS = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}
+
+
+@lru_cache(maxsize=64)
+def matrix(data: str) -> tuple[tuple[bool, ...], ...]:
+    """The code's modules (True = dark), quiet zone included. Low error correction keeps
+    a seat URL at version 3 or 4, small enough for seven codes on the kiosk."""
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_L, border=QUIET_ZONE)
+    code.add_data(data)
+    code.make(fit=True)
+    return tuple(tuple(row) for row in code.get_matrix())
+
+
+@lru_cache(maxsize=64)
+def half_block_lines(data: str) -> tuple[str, ...]:
+    rows = matrix(data)
+    if len(rows) % 2:  # an odd last row pairs with more quiet zone
+        rows = rows + (tuple(False for _ in rows[0]),)
+    return tuple("".join(GLYPHS[(not top, not bottom)] for top, bottom in zip(upper, lower))
+                 for upper, lower in zip(rows[::2], rows[1::2]))
+
+
+def size(data: str) -> tuple[int, int]:
+    """(columns, lines) the code takes on screen."""
+    lines = half_block_lines(data)
+    return len(lines[0]), len(lines)
+
+
+class QrCode(Static):
+    """One code; set `data` to redraw (an address change redraws every code)."""
+
+    DEFAULT_CSS = "QrCode { width: auto; height: auto; }"
+
+    def __init__(self, data: str = "", **kwargs):
+        super().__init__(**kwargs)
+        self.data = ""
+        if data:
+            self.show(data)
+
+    def show(self, data: str) -> None:
+        if data == self.data:
+            return
+        self.data = data
+        self.update(Text("\n".join(half_block_lines(data)), style=f"{LIGHT} on {DARK}",
+                         no_wrap=True))

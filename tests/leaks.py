@@ -1,0 +1,148 @@
+"""The leak detector: what a view may show of the game's secrets. Used by the random-games
+test on the rules' views and by the secrecy test on what the kiosk and the web server send."""
+from __future__ import annotations
+
+import json
+import re
+
+from companion.darkmoon import public_view, seat_view, visible_facts
+from companion.darkmoon.data import EVENTS, TASKS
+
+CARD_WORDS = set(TASKS) | set(EVENTS)
+
+
+DIE = r'"(?:strong|weak|commander)": -?\d+'
+DICE_DICT = re.compile(r"\{%s, %s, %s\}" % (DIE, DIE, DIE))
+
+
+def dice_dicts(text: str) -> list[str]:
+    """Every {strong, weak, commander} count in a view's JSON."""
+    return DICE_DICT.findall(text)
+
+
+def public_cards(g) -> set:
+    """Card names anyone may see in the views right now."""
+    cards = set(g.completed_events) | {g.final_event}
+    if g.task is not None:
+        cards.add(g.task.card)
+    if g.event:
+        cards.add(g.event)
+    return cards
+
+
+def own_cards(g, seat: int) -> set:
+    """Cards in front of `seat` alone: its hand, and what its own decision shows it."""
+    p = g.pending
+    if p is None or seat not in p.options:
+        return set()
+    cards = set(g.task_drawn) | set(g.event_drawn) | set(p.data.get("drawn", []))
+    return cards
+
+
+def check_public_view(g, view: dict, text: str) -> None:
+    assert "you" not in view
+    for i, s in enumerate(g.seats):
+        entry = view["seats"][i]
+        assert "dice" not in entry, "dice counts of a seat on the public board"
+        assert entry["status"] == (s.status if s.revealed else None)
+    # dice counts: the pool's and the spent dice's, nobody's behind a screen
+    assert dice_dicts(text) == [json.dumps(view["pool"]), json.dumps(view["spent"])]
+    words = set(WORDS.findall(text))
+    hidden = {s.status for s in g.seats if not s.revealed}
+    assert not words & hidden, f"a hidden status on the public board: {words & hidden}"
+    shown = words & (CARD_WORDS - public_cards(g))
+    assert not shown, f"cards on the public board: {shown}"
+    if view["waiting"] is not None:
+        assert set(view["waiting"]) <= {"decision", "seats", "chosen", "voters", "target"}
+
+
+WORDS = re.compile(r"[a-z][a-z_0-9]*")  # every word of a view's JSON, keys and text alike
+
+
+class Secrets:
+    """What each seat must not see: every card a private fact showed only to others (each
+    seat's drawn and discarded tasks and events), gathered as the facts arrive."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.cards = [set() for _ in range(players)]   # viewer -> cards private to others
+        self.facts = 0
+
+    def add(self, facts: list) -> None:
+        for f in facts:
+            if "to" not in f:
+                continue
+            self.facts += 1
+            if f["k"] in ("tasks_drawn", "task_discarded", "events_drawn", "event_bottom"):
+                cards = f["cards"] if "cards" in f else [f["card"]]
+                for viewer in range(self.players):
+                    if viewer not in f["to"]:
+                        self.cards[viewer].update(cards)
+            else:
+                # facts private for another reason: a status, a roll, a die swap; the view
+                # checks below look for the state they describe
+                assert f["k"] in ("status_dealt", "status_shown", "rolled", "infected_team",
+                                  "demoralized"), f
+
+
+def check_seat_view(g, seat: int, view: dict, text: str, secrets: Secrets) -> None:
+    """Nothing private to another seat, and no hidden state of another seat, in `seat`'s
+    screen."""
+    me = g.seats[seat]
+    you = view["you"]
+    assert you["seat"] == seat and you["status"] == me.status and you["dice"] == me.dice
+    assert dice_dicts(text) == [json.dumps(view[k]) for k in ("pool", "spent")] + [
+        json.dumps(you["dice"])], "dice counts of another seat in a seat's view"
+    for i, s in enumerate(g.seats):
+        assert view["seats"][i]["status"] == (s.status if s.revealed else None)
+    if g.has("telepathic_infected") and me.infected:
+        assert you["infected_team"] == [i for i, s in enumerate(g.seats) if s.infected]
+    else:
+        assert you["infected_team"] == []
+    p = g.pending
+    if you["decision"] is not None:
+        assert p is not None and seat in p.options
+        if p.simultaneous:  # never another seat's ballot
+            assert you["decision"]["chosen"] == (list(p.answers[seat])
+                                                 if seat in p.answers else None)
+    words = set(WORDS.findall(text))
+    leaked = words & secrets.cards[seat] - public_cards(g) - own_cards(g, seat)
+    assert not leaked, f"seat {seat} can see cards private to others: {leaked}"
+    # the other seats' hidden state, looked for directly
+    for t, other in enumerate(g.seats):
+        if t == seat:
+            continue
+        if other.rolled and [list(d) for d in other.rolled] != you["rolled"]:
+            assert json.dumps([list(d) for d in other.rolled]) not in text, \
+                f"seat {seat} can see seat {t}'s roll"
+        if not other.revealed and other.status != me.status:
+            assert other.status not in words, f"seat {seat} can see seat {t}'s status"
+
+
+def check_facts(facts: list, players: int) -> None:
+    """visible_facts hands each audience only its own private facts."""
+    for seat in list(range(players)) + [None]:
+        for f in visible_facts(facts, seat, over=False):
+            assert "to" not in f or seat in f["to"], (seat, f)
+        assert len(visible_facts(facts, seat, over=False)) == sum(
+            1 for f in facts if "to" not in f or (seat is not None and seat in f["to"]))
+    assert visible_facts(facts, None, over=True) == facts
+
+
+def check_secrecy(g, secrets: Secrets) -> None:
+    view = public_view(g)
+    check_public_view(g, view, json.dumps(view))
+    for seat in range(g.players):
+        view = seat_view(g, seat)
+        check_seat_view(g, seat, view, json.dumps(view), secrets)
+
+
+def check_public_facts(g, event: dict) -> None:
+    """A fact everyone sees never names a status still hidden (before the game is over)."""
+    if g.outcome is not None:
+        return
+    hidden = {s.status for s in g.seats if not s.revealed}
+    for f in event["facts"]:
+        if "to" not in f:
+            assert not set(WORDS.findall(json.dumps(f))) & hidden, \
+                f"public fact {f} names a hidden status"

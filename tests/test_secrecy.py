@@ -1,0 +1,153 @@
+"""The product's first promise: no private fact (status, unsubmitted roll, dice held, discarded
+or drawn cards) reaches the kiosk's screen or any public endpoint before the game is over.
+
+Whole games are played through the Room while the real kiosk (Textual Pilot) and the real web
+server run. Everything the kiosk draws after every command, and every byte the board stream
+and the public GETs send, is recorded and searched.
+"""
+import asyncio
+import json
+import random
+import socket
+
+import aiohttp
+
+from companion.lang import LANGS, text
+from companion.room import Room
+from companion.simulate import choice_for
+from companion.store import EventStore
+from leaks import Secrets, check_public_view, public_cards
+from screens.app import KioskApp
+from screens.capture import screen_text
+
+NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
+GAMES = [(5, 21, ("telepathic_infected",), "en"), (7, 22, (), "es"), (4, 23, (), "en")]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def card_names(cards: set, lang: str) -> set:
+    names = set()
+    for card in cards:
+        for kind in ("task", "event"):
+            try:
+                names.add(text(lang, f"game.{kind}.{card}"))
+            except KeyError:
+                pass
+    return names
+
+
+def check_kiosk_text(g, shown: str, secrets: Secrets, lang: str) -> None:
+    # Cards only some seat saw (drawn, discarded, sent to the bottom) that are not public.
+    hidden_cards = set().union(*secrets.cards) - public_cards(g)
+    leaked = {name for name in card_names(hidden_cards, lang) if name in shown}
+    assert not leaked, f"the kiosk shows private cards: {leaked}"
+    # Each infected status card is unique: its name on screen tells whose it is.
+    for seat in g.seats:
+        if not seat.revealed and seat.infected:
+            name = text(lang, f"game.status.{seat.status}")
+            assert name not in shown, f"the kiosk shows the hidden status {name}"
+
+
+async def read_stream(session, url: str, into: list) -> None:
+    async with session.get(url) as response:
+        event = None
+        async for raw in response.content:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: ") and event == "view":
+                into.append(line[6:])
+
+
+async def play_and_record(tmp_path, players, seed, variants, lang):
+    room = Room(EventStore(tmp_path / f"g{seed}.db"), seed=seed)
+    room.new_game({"names": NAMES[:players], "variants": list(variants)}, lang=lang)
+    for i, seat in enumerate(room.lobby["seats"]):
+        room.claim_seat(seat["token"], f"phone-{i}")
+    room.claim_host(room.host_token, "phone-0")
+    room.start()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    app = KioskApp(room, port=port, listen_host="127.0.0.1", base_url=base, serve=True)
+    secrets = Secrets(players)
+    secrets.add(room.table.facts)
+    states = {room.table.state_id: room.table.state.clone()}
+    frames, polled, streamed = 0, [], []
+    rng = random.Random(seed)
+    async with app.run_test(size=(120, 36)) as pilot:
+        jar = aiohttp.CookieJar(unsafe=True)
+        jar.update_cookies({"dm_phone": "phone-0"})
+        async with aiohttp.ClientSession(cookie_jar=jar) as host, \
+                aiohttp.ClientSession() as viewer:
+            reader = asyncio.create_task(read_stream(viewer, f"{base}/api/board/events",
+                                                     streamed))
+            while not room.table.over:
+                g = room.table.state
+                seat = rng.choice(g.pending.seats)
+                seen = len(room.table.facts)
+                await room.submit(seat, choice_for(g, seat, rng))
+                secrets.add(room.table.facts[seen:])
+                g = room.table.state
+                states[g.state_id] = g.clone()
+                if g.outcome is not None:
+                    break
+                await pilot.pause()
+                shown = screen_text(app)
+                assert g.seats[0].name in shown, "the kiosk should be showing the board"
+                check_kiosk_text(g, shown, secrets, lang)
+                kiosk = room.kiosk_view()["game"]
+                check_public_view(g, kiosk, json.dumps(kiosk))
+                frames += 1
+                if frames % 5 == 0:
+                    for url, session in ((f"{base}/api/board", viewer),
+                                         (f"{base}/api/host/{room.host_token}", host)):
+                        async with session.get(url) as response:
+                            assert response.status == 200
+                            polled.append(await response.text())
+            await asyncio.sleep(0.2)  # let the stream deliver the last views
+            reader.cancel()
+    return room, states, secrets, frames, polled, streamed
+
+
+async def test_no_private_fact_reaches_the_kiosk_or_the_public_endpoints(tmp_path):
+    for players, seed, variants, lang in GAMES:
+        room, states, secrets, frames, polled, streamed = await play_and_record(
+            tmp_path, players, seed, variants, lang)
+        assert frames > 20 and polled and len(streamed) > 10
+        assert secrets.facts > players  # statuses dealt, rolls: there were secrets to keep
+        for body in polled + streamed:
+            payload = json.loads(body)
+            view = payload["view"]
+            g = states[view["state_id"]]
+            if g.outcome is None:
+                check_public_view(g, view, json.dumps(view))
+                for seat in g.seats:  # a roll not yet submitted
+                    if seat.rolled:
+                        assert json.dumps([list(d) for d in seat.rolled]) not in \
+                            json.dumps(payload)
+                for line in payload["text"]["log"] + payload["text"]["mirror"]:
+                    check_kiosk_text(g, line, secrets, lang)
+                assert not any(s["token"] in body for s in room.lobby["seats"])
+
+
+async def test_after_the_game_the_kiosk_shows_every_status(tmp_path):
+    room, states, *_ = await play_and_record(tmp_path, 4, 23, (), "en")
+    app = KioskApp(room, serve=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        shown = screen_text(app)
+    for seat in room.table.state.seats:
+        assert text("en", f"game.status.{seat.status}") in shown
+
+
+def test_status_names_differ_per_infected_card():
+    # The kiosk check above relies on each infected card having its own name.
+    for lang in LANGS:
+        names = [text(lang, f"game.status.{s}") for s in
+                 ("infected_shields", "infected_outpost", "infected_life_support")]
+        assert len(set(names)) == 3
