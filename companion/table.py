@@ -16,7 +16,7 @@ from .store import EventStore
 
 PUBLIC = "public"
 RULES_VERSION = 1
-LOG_LENGTH = 60  # facts sent with each view; the whole log stays in the store
+LOG_LENGTH = 60  # facts sent with each view during play; once it is over, the whole log
 
 Subscriber = Callable[[object, dict], None]
 
@@ -91,14 +91,19 @@ class Table:
 
     def public_view(self) -> dict:
         view = public_view(self.state)
-        view["log"] = visible_facts(self.facts, None, self.over)[-LOG_LENGTH:]
+        view["log"] = self._log(None)
         return view
 
     def seat_view(self, seat: int) -> dict:
         view = seat_view(self.state, seat)
-        view["log"] = visible_facts(self.facts, seat, self.over)[-LOG_LENGTH:]
+        view["log"] = self._log(seat)
         view["you"]["private_log"] = [f for f in self.facts if seat in f.get("to", ())]
         return view
+
+    def _log(self, seat: int | None) -> list[dict]:
+        # After the game every roll and discarded card is shown: the log is sent whole.
+        facts = visible_facts(self.facts, seat, self.over)
+        return facts if self.over else facts[-LOG_LENGTH:]
 
     def subscribe(self, audience, callback: Subscriber) -> Callable[[], None]:
         """Call `callback(audience, view)` after every accepted command; `audience` is

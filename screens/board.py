@@ -7,11 +7,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
-from companion.lang import view_text
-
 from .pane import Pane, heading
 from .panels import live_panel
-from .words import name_of, say, seat_label
+from .words import name_of, say, seat_label, sentences
 
 TRACK_LENGTH = 6  # six tokens of any kind end the game
 SUSPICION_VOTE = 4
@@ -111,11 +109,11 @@ def seats(view: dict, lang: str) -> Text:
         if i:
             t.append("\n")
         t.append("▶ " if s["active"] else "  ", "bold yellow")
-        t.append(f"{seat_label(view, i):<14.14}", "bold reverse" if s["active"] else "bold")
-        t.append(f" {name_of(lang, 'character', s['character']):<18.18}")
-        if s["commander"]:
-            t.append(f" {say(lang, 'board.commander_mark')}", "bold blue")
+        t.append(f"{seat_label(view, i):<12.12}", "bold reverse" if s["active"] else "bold")
+        t.append(f" {name_of(lang, 'character', s['character'])}")
         t.append("\n    ")
+        if s["commander"]:
+            t.append(f"{say(lang, 'board.commander_mark')} ", "bold blue")
         t.append(say(lang, "board.die_limit", limit=s["die_limit"]))
         if s["die_tokens"]:
             t.append(f" ({s['die_tokens']:+d})")
@@ -132,15 +130,23 @@ def seats(view: dict, lang: str) -> Text:
     return t
 
 
+def free_seats(kiosk: dict, lang: str) -> Text:
+    """A seat whose phone was lost and re-bound has a code again: say where to find it."""
+    free = [str(i + 1) for i, token in enumerate(kiosk["seat_tokens"]) if token]
+    return Text.styled("\n" + say(lang, "board.free_seats", seats=", ".join(free)),
+                       "bold yellow") \
+        if free else Text("")
+
+
 def banner(view: dict, lang: str, sentences: dict) -> Text:
     said = sentences.get("banner")
     if said:
-        return Text(said, "bold")
+        return Text.styled(said, "bold")
     waiting = view["waiting"]
     if waiting is None:
         return Text("")
     names = ", ".join(seat_label(view, s) for s in waiting["seats"])
-    return Text(say(lang, "board.waiting_for", seats=names,
+    return Text.styled(say(lang, "board.waiting_for", seats=names,
                     decision=name_of(lang, "decision", waiting["decision"])), "bold")
 
 
@@ -161,15 +167,16 @@ class BoardView(Vertical):
 
     def show(self, kiosk: dict, lang: str) -> None:
         view = kiosk["game"]
-        sentences = view_text(view, lang)
+        said = sentences(view, lang)
         q = self.query_one
-        q("#banner", Pane).show(banner(view, lang, sentences))
+        q("#banner", Pane).show(banner(view, lang, said))
         q("#tracks", Pane).show(tracks(view, lang), say(lang, "board.tracks_title"))
-        q("#seats", Pane).show(seats(view, lang), say(lang, "board.seats_title"))
+        q("#seats", Pane).show(seats(view, lang) + free_seats(kiosk, lang),
+                               say(lang, "board.seats_title"))
         title, body = live_panel(view, lang)
         q("#live", Pane).show(body, title)
-        q("#mirror", Pane).show(lines([f"• {m}" for m in sentences.get("mirror", [])],
+        q("#mirror", Pane).show(lines([f"• {m}" for m in said.get("mirror", [])],
                                       say(lang, "board.nothing_to_mirror")),
                                 say(lang, "board.mirror_title"))
-        q("#log", Pane).show(lines(list(reversed(sentences.get("log", []))), "—"),
+        q("#log", Pane).show(lines(list(reversed(said.get("log", []))), "—"),
                              say(lang, "board.log_title"))

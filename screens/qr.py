@@ -57,5 +57,4 @@ class QrCode(Static):
         if data == self.data:
             return
         self.data = data
-        self.update(Text("\n".join(half_block_lines(data)), style=f"{LIGHT} on {DARK}",
-                         no_wrap=True))
+        self.update(Text.styled("\n".join(half_block_lines(data)), f"{LIGHT} on {DARK}"))

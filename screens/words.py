@@ -7,7 +7,12 @@ missing translation is visible but never fatal.
 """
 from __future__ import annotations
 
-from companion.lang import catalogue, text
+import logging
+
+from companion.lang import catalogue, text, view_text
+
+log = logging.getLogger(__name__)
+CARD_KINDS = ("event", "final", "task")  # the game catalogue names cards by deck
 
 
 def say(lang: str, key: str, **values) -> str:
@@ -16,13 +21,28 @@ def say(lang: str, key: str, **values) -> str:
 
 
 def name_of(lang: str, kind: str, ident) -> str:
-    """The printed name of a game thing: kind is character, card, token, action, area,
-    status, winner or condition."""
+    """The printed name of a game thing. Kinds from the game catalogue: character, card,
+    token, area, status, decision; the kiosk's own: action (blocked by an outpost token),
+    winner, condition."""
     if ident is None:
         return "—"
-    key = f"game.{kind}.{ident}"
-    found = catalogue(lang).get(key)
-    return found if found is not None else str(ident).replace("_", " ").capitalize()
+    words = catalogue(lang)
+    kinds = CARD_KINDS if kind == "card" else (kind,)
+    for key in [f"game.{k}.{ident}" for k in kinds] + [f"kiosk.{kind}.{ident}"]:
+        if key in words:
+            return words[key]
+    return str(ident).replace("_", " ").capitalize()
+
+
+def sentences(view: dict, lang: str) -> dict:
+    """The game catalogue's sentences for the view (banner, log, mirror). A missing or
+    broken sentence must not blank the kiosk in front of the table: it is logged and the
+    kiosk draws its own plainer words instead."""
+    try:
+        return view_text(view, lang)
+    except Exception:
+        log.exception("view_text failed; drawing without the game's sentences")
+        return {}
 
 
 def seat_label(view: dict, seat: int) -> str:

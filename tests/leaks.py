@@ -50,7 +50,11 @@ def check_public_view(g, view: dict, text: str) -> None:
     words = set(WORDS.findall(text))
     hidden = {s.status for s in g.seats if not s.revealed}
     assert not words & hidden, f"a hidden status on the public board: {words & hidden}"
-    shown = words & (CARD_WORDS - public_cards(g))
+    # The Table adds the public log: a card a public fact named (a chosen task) was shown.
+    log = view.get("log", [])
+    assert not any("to" in f for f in log), "a private fact in the public log"
+    named = {f["card"] for f in log if isinstance(f.get("card"), str)}
+    shown = words & (CARD_WORDS - public_cards(g) - named)
     assert not shown, f"cards on the public board: {shown}"
     if view["waiting"] is not None:
         assert set(view["waiting"]) <= {"decision", "seats", "chosen", "voters", "target"}

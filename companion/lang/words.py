@@ -118,15 +118,19 @@ class Words:
                 continue
             elif field == "card":
                 out[field] = self.card(value)
-            elif field == "cards":
-                out[field] = self.join(self.card(c) for c in value)
-            elif field in ("kind", "type") and value in ("shield", "outpost", "fatigue"):
+            elif field == "cards":  # drawn or discarded: the details tell alike cards apart
+                out[field] = self.join(self.task(c) if c in TASKS else self.card(c)
+                                       for c in value)
+            elif field == "kind" and value in ("shield", "outpost", "fatigue"):
                 out[field] = self(f"game.damage.{value}")
+                out["a_kind"] = self(f"game.damage_a.{value}")  # "an outpost token"
+            elif field == "type" and value in ("shield", "outpost", "fatigue"):
+                out[field] = self(f"game.option.malfunction_type.{value}")
             elif field == "area":
                 out[field] = self(f"game.area.{value}")
             elif field == "token":
                 out[field] = self.token(value)
-            elif field == "tokens":
+            elif field == "tokens" and isinstance(value, list):
                 out[field] = self.join(self.token(t) for t in value)
             elif field == "status":
                 out[field] = self(f"game.status.{value}")

@@ -1,0 +1,161 @@
+"""The live panel: the malfunction being worked on, or the vote being held, drawn from the
+public view and its log. Once a malfunction or a vote is over its result stays up until the
+next one begins, so the table can read what just happened."""
+from __future__ import annotations
+
+from rich.text import Text
+
+from .pane import heading
+from .words import name_of, say, seat_label, signed
+
+VOTE_DECISIONS = ("vote_target", "vote", "tie_break")
+BALLOT_STYLE = {"strong": "bold bright_white", "weak": "bold red", "abstain": "bright_black"}
+
+
+def live_panel(view: dict, lang: str) -> tuple[str, Text]:
+    waiting = view["waiting"] or {}
+    log = view.get("log", [])
+    last_vote = _last(log, "vote_called")
+    last_task = _last(log, "malfunction")
+    if waiting.get("decision") in VOTE_DECISIONS or (
+            view["task"] is None and last_vote is not None and
+            (last_task is None or last_vote > last_task)):
+        return say(lang, "vote.title"), vote(view, lang, log[last_vote:] if last_vote
+                                             is not None else [])
+    if view["task"] is not None:
+        return say(lang, "task.title"), task(view, lang)
+    if last_task is not None:
+        return say(lang, "task.title"), task_summary(view, lang, log[last_task:])
+    return say(lang, "task.title"), Text.styled(say(lang, "task.none"), "bright_black")
+
+
+def _last(log: list, kind: str) -> int | None:
+    for i in range(len(log) - 1, -1, -1):
+        if log[i]["k"] == kind:
+            return i
+    return None
+
+
+def _first(facts: list, kind: str) -> dict | None:
+    return next((f for f in facts if f["k"] == kind), None)
+
+
+def task(view: dict, lang: str) -> Text:
+    tv = view["task"]
+    t = Text()
+    heading(t, name_of(lang, "card", tv["card"]))
+    if tv["kind"] != "malfunction":
+        t.append(f"\n{say(lang, 'task.complication')}")
+        return t
+    if tv["type"]:
+        t.append(f"  {name_of(lang, 'area', tv['type'])}")
+    if tv["suspicious"]:
+        t.append(f"  {say(lang, 'task.suspicious')}", "yellow")
+    t.append("\n")
+    _track(t, lang, tv["success_total"], tv["difficulty"])
+    t.append(f"\n{say(lang, 'task.participation')}\n", "bold")
+    deciding = (view["waiting"] or {}).get("seats", []) \
+        if (view["waiting"] or {}).get("decision") == "participation" else []
+    for seat in tv["order"]:  # clockwise from the active player: tokens flip in turn
+        choice = tv["participation"].get(str(seat))
+        if choice is None:
+            mark, style = ("…", "bold yellow reverse") if seat in deciding else ("·",
+                                                                                 "bright_black")
+        else:
+            mark, style = say(lang, f"task.{choice}"), ("bold green" if choice == "in"
+                                                         else "red")
+        t.append(f"{seat_label(view, seat)} ")
+        t.append(f"[{mark}]", style)
+        t.append("  ")
+    if tv["submitted"]:
+        t.append(f"\n{say(lang, 'task.submitted')}\n", "bold")
+        t.append("  ".join(f"{seat_label(view, seat)} {face_text(lang, face)}"
+                           for seat, face in tv["submitted"]))
+    t.append("\n")
+    _outcome(t, lang, tv["success"], tv["consequence"])
+    return t
+
+
+def task_summary(view: dict, lang: str, facts: list) -> Text:
+    """A finished malfunction, from the log: the card, who went in, the dice, the result."""
+    begun = facts[0]
+    t = Text()
+    heading(t, name_of(lang, "card", begun["card"]))
+    result = _first(facts, "malfunction_result")
+    total = result["total"] if result else (
+        [f for f in facts if f["k"] == "success_track"] or [{"total": 0}])[-1]["total"]
+    t.append("\n")
+    _track(t, lang, total, begun["difficulty"])
+    went = [f for f in facts if f["k"] == "participation"]
+    if went:
+        t.append("\n")
+        for f in went:
+            t.append(f"{seat_label(view, f['seat'])} ")
+            t.append(f"[{say(lang, 'task.' + f['choice'])}]  ",
+                     "bold green" if f["choice"] == "in" else "red")
+    dice = [(f["seat"], d) for f in facts if f["k"] == "submitted" for d in f["dice"]]
+    if dice:
+        t.append("\n" + "  ".join(f"{seat_label(view, s)} {face_text(lang, d)}" for s, d in dice))
+    t.append("\n")
+    _outcome(t, lang, result["success"] if result else None, begun.get("consequence"))
+    return t
+
+
+def _track(t: Text, lang: str, total: int, difficulty: int) -> None:
+    t.append(say(lang, "task.success_total", total=signed(total), difficulty=difficulty),
+             "bold green" if total >= difficulty else "bold")
+
+
+def face_text(lang: str, face) -> str:
+    if isinstance(face, (list, tuple)):
+        colour, value = face
+        return f"{signed(value)} {say(lang, 'die.' + colour)}"
+    return signed(face)
+
+
+def _outcome(t: Text, lang: str, success, consequence) -> None:
+    if success is None:
+        t.append(say(lang, "task.in_progress"), "yellow")
+    else:
+        t.append(say(lang, "task.succeeded" if success else "task.failed"),
+                 "bold reverse green" if success else "bold reverse red")
+    if consequence:
+        t.append("  " + say(lang, "task.consequence", count=consequence))
+
+
+def vote(view: dict, lang: str, facts: list) -> Text:
+    """Who has chosen (never what) until everyone has; then every ballot at once."""
+    t = Text()
+    waiting = view["waiting"] or {}
+    called = _first(facts, "vote_called")
+    target = waiting.get("target", called["target"] if called else None)
+    if waiting.get("decision") == "vote_target" or target is None:
+        t.append(say(lang, "vote.choosing_target"), "yellow")
+        return t
+    t.append(say(lang, "vote.on", target=seat_label(view, target)), "bold")
+    revealed = _first(facts, "vote_revealed") if waiting.get("decision") != "vote" else None
+    if revealed is None:
+        chosen = set(waiting.get("chosen", ()))
+        for seat in waiting.get("voters", []):
+            t.append(f"\n{seat_label(view, seat):<16}")
+            t.append(say(lang, "vote.has_chosen" if seat in chosen else "vote.not_chosen"),
+                     "green" if seat in chosen else "bright_black")
+        return t
+    ballots = {int(seat): colour for seat, colour in revealed["ballots"].items()}
+    for seat, colour in sorted(ballots.items()):
+        t.append(f"\n{seat_label(view, seat):<16}")
+        t.append(say(lang, f"vote.ballot_{colour}"), BALLOT_STYLE.get(colour, ""))
+    t.append("\n" + say(lang, "vote.tally", release=revealed["release"],
+                        quarantine=revealed["quarantine"]), "bold")
+    tie = _first(facts, "tie_broken")
+    if tie:
+        t.append("\n" + say(lang, "vote.tie_broken", commander=seat_label(view, tie["seat"]),
+                            result=say(lang, f"vote.result_{tie['result']}")))
+    elif waiting.get("decision") == "tie_break":
+        t.append("\n" + say(lang, "vote.tie_waiting"), "yellow")
+    result = _first(facts, "vote_result")
+    if result:
+        t.append("\n")
+        t.append(say(lang, "vote.result", target=seat_label(view, result["target"]),
+                     result=say(lang, f"vote.result_{result['result']}")), "bold reverse")
+    return t

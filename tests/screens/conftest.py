@@ -1,0 +1,35 @@
+"""Kiosk tests: a real Room on a real EventStore in tmp_path, the kiosk driven by Textual's
+Pilot at the Pi screen's size. serve=False: the web server has its own tests."""
+from __future__ import annotations
+
+import pytest
+
+from screens.app import KioskApp
+from screens.capture import screen_text
+
+BASE = "http://192.168.100.123:8080"
+SIZE = (120, 36)
+
+
+def kiosk(room, **kwargs) -> KioskApp:
+    return KioskApp(room, serve=False, base_url=BASE, **kwargs)
+
+
+async def settle(app, pilot) -> str:
+    """Let presses in flight land and the kiosk redraw; returns the screen's text."""
+    await app.settle()
+    for _ in range(3):  # the room's news crosses from the writer thread, then a redraw
+        await pilot.pause()
+    return screen_text(app)
+
+
+@pytest.fixture
+def base_url() -> str:
+    return BASE
+
+
+def region_text(app, selector: str) -> str:
+    """What is drawn inside one widget's region of the screen."""
+    region = app.query_one(selector).region
+    lines = screen_text(app).splitlines()[region.y:region.bottom]
+    return "\n".join(line[region.x:region.right] for line in lines)
