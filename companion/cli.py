@@ -60,6 +60,10 @@ DEMO_NAMES = ("Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus")
 def kiosk_command(args, demo: bool) -> int:
     """The product: the kiosk on this screen, the web server for the phones, one Room."""
     os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")  # no idle redraws on the Pi
+    problem = port_problem(args.listen, args.port)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     from .net import base_url
     from .room import Room
     from .store import EventStore, StoreError
@@ -89,6 +93,19 @@ def kiosk_command(args, demo: bool) -> int:
     finally:
         store.close()
     return app.return_code or 0
+
+
+def port_problem(address: str, port: int) -> str | None:
+    """Say so plainly, before the screen is taken over, if the phones' port is not free."""
+    import socket
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((address, port))
+        except OSError as error:
+            return (f"cannot serve the phones on {address}:{port}: {error.strerror}. "
+                    "Is the companion already running? Choose another port with --port.")
+    return None
 
 
 def simulate_command(args) -> int:
