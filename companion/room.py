@@ -128,7 +128,9 @@ class Room:
     def check_host(self, token: str, phone: str | None) -> None:
         if not secrets.compare_digest(self.host_token, token):
             raise UnknownToken("this is not the host's code")
-        if self.host_phone is None or phone != self.host_phone:
+        if self.host_phone is None:
+            raise NotYourSeat("open the host's code first: the first phone to open it hosts")
+        if phone != self.host_phone:
             raise NotYourSeat("another phone is the host")
 
     def room_view(self) -> dict:

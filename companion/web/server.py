@@ -18,7 +18,7 @@ from typing import Callable
 from aiohttp import web
 
 from ..darkmoon import RulesError
-from ..darkmoon.data import CHARACTERS, FINAL_EVENTS, VARIANTS
+from ..darkmoon.data import CHARACTERS, FATIGUE_TOKENS, FINAL_EVENTS, OUTPOST_TOKENS, VARIANTS
 from ..lang import LANGS, catalogue, view_text
 from ..room import PUBLIC, BadRequest, Room, RoomError
 
@@ -28,6 +28,7 @@ MAX_BODY = 16 * 1024  # a command is a few dozen bytes; anything big is not ours
 PING_SECONDS = 15     # a comment line now and then finds dead connections
 ROOM_KEY = web.AppKey("room", Room)
 CACHE_KEY = web.AppKey("cache", dict)
+PHONE = web.RequestKey("phone", str)  # this request's phone (its cookie), or None
 RETRY_MS = 2000       # how soon a browser's EventSource reconnects after a drop
 # Refusals aiohttp itself raises (no route, wrong method, body too big), with stable codes.
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
@@ -54,7 +55,7 @@ async def refusals(request: web.Request, handler):
     """Every refusal is JSON with a stable code; a new phone gets its cookie."""
     phone = request.cookies.get(COOKIE)
     known = phone if phone and len(phone) <= 64 else None
-    request["phone"] = known
+    request[PHONE] = known
     try:
         response = await handler(request)
     except RoomError as error:
@@ -75,8 +76,8 @@ async def refusals(request: web.Request, handler):
         log.exception("%s %s failed", request.method, request.path)
         response = error_response("internal_error", "something went wrong on the Pi", 500)
     if known is None and not response.prepared:
-        request["phone"] = request["phone"] or secrets.token_urlsafe(16)
-        response.set_cookie(COOKIE, request["phone"], max_age=60 * 60 * 24 * 365,
+        request[PHONE] = request[PHONE] or secrets.token_urlsafe(16)
+        response.set_cookie(COOKIE, request[PHONE], max_age=60 * 60 * 24 * 365,
                             httponly=True, samesite="Strict")
     return response
 
@@ -119,7 +120,8 @@ async def choices(request: web.Request) -> web.Response:
     """What the host's new-game form offers (public facts of the game)."""
     return web.json_response({"characters": list(CHARACTERS), "final_events": list(FINAL_EVENTS),
                               "variants": list(VARIANTS), "langs": list(LANGS),
-                              "players": [3, 7]})
+                              "players": [3, 7], "outpost_tokens": list(OUTPOST_TOKENS),
+                              "fatigue_tokens": list(FATIGUE_TOKENS)})
 
 
 # --- views ---
@@ -203,6 +205,10 @@ async def stream(request: web.Request, audiences: tuple, key: tuple, build,
                 body = json.dumps(notice, separators=(",", ":"), ensure_ascii=False)
                 chunks.append(f"event: notice\ndata: {body}\n\n".encode())
             notices.clear()
+            # Every stream woken by the same change builds its payload first and writes it
+            # only after this yield, when all of them are built: the seven phones get a vote's
+            # reveal within a few sends of each other, not seven payload builds apart.
+            await asyncio.sleep(0)
             await response.write(b"".join(chunks))
     except ConnectionResetError:
         pass  # the phone went away; it reconnects and gets a whole payload again
@@ -225,33 +231,33 @@ async def close_streams(app: web.Application) -> None:
 
 async def seat_claim(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    seat = room.claim_seat(request.match_info["token"], request["phone"] or _new_phone(request))
+    seat = room.claim_seat(request.match_info["token"], request[PHONE] or _new_phone(request))
     return web.json_response({"seat": seat})
 
 
 def _new_phone(request: web.Request) -> str:
-    request["phone"] = secrets.token_urlsafe(16)  # the middleware sets it as the cookie
-    return request["phone"]
+    request[PHONE] = secrets.token_urlsafe(16)  # the middleware sets it as the cookie
+    return request[PHONE]
 
 
 async def seat_get(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    seat = room.check_seat(request.match_info["token"], request["phone"])
+    seat = room.check_seat(request.match_info["token"], request[PHONE])
     return web.json_response(seat_payload(room, seat, lang_of(request, room)))
 
 
 async def seat_command(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    seat = room.check_seat(request.match_info["token"], request["phone"])
+    seat = room.check_seat(request.match_info["token"], request[PHONE])
     body = await body_of(request)
     return web.json_response(await room.submit(seat, body))
 
 
 async def seat_events(request: web.Request) -> web.StreamResponse:
     room = request.app[ROOM_KEY]
-    seat = room.check_seat(request.match_info["token"], request["phone"])
+    seat = room.check_seat(request.match_info["token"], request[PHONE])
     lang = lang_of(request, room)
-    token, phone = request.match_info["token"], request["phone"]
+    token, phone = request.match_info["token"], request[PHONE]
     return await stream(request, (seat, "room"), ("seat", seat, lang),
                         lambda: seat_payload(room, seat, lang),
                         lambda: room.check_seat(token, phone))
@@ -261,13 +267,13 @@ async def seat_events(request: web.Request) -> web.StreamResponse:
 
 def host_room(request: web.Request) -> Room:
     room = request.app[ROOM_KEY]
-    room.check_host(request.match_info["token"], request["phone"])
+    room.check_host(request.match_info["token"], request[PHONE])
     return room
 
 
 async def host_claim(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    room.claim_host(request.match_info["token"], request["phone"] or _new_phone(request))
+    room.claim_host(request.match_info["token"], request[PHONE] or _new_phone(request))
     return web.json_response({"host": True})
 
 
@@ -320,7 +326,7 @@ async def host_lang(request: web.Request) -> web.Response:
 async def host_events(request: web.Request) -> web.StreamResponse:
     room = host_room(request)
     lang = lang_of(request, room)
-    token, phone = request.match_info["token"], request["phone"]
+    token, phone = request.match_info["token"], request[PHONE]
     return await stream(request, (PUBLIC, "room"), ("host", lang),
                         lambda: host_payload(room, lang),
                         lambda: room.check_host(token, phone))

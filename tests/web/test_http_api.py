@@ -1,0 +1,162 @@
+"""Every endpoint of the HTTP API doing its job, through a real server on a real port, with one
+client session (one cookie) per phone. The refusals are in test_http_refusals.py."""
+from companion.darkmoon.data import (CHARACTERS, FATIGUE_TOKENS, FINAL_EVENTS, OUTPOST_TOKENS,
+                                     VARIANTS)
+from companion.lang import catalogue
+
+NAMES = ["Ana", "Ben", "Cai", "Dee"]
+
+
+async def test_a_new_phone_gets_a_long_random_cookie_and_keeps_it(new_phone):
+    phone = new_phone()
+    first = await phone.get("/api/board")
+    cookie = first.cookies["dm_phone"]
+    assert len(cookie.value) >= 22 and cookie["httponly"] and cookie["samesite"] == "Strict"
+    again = await phone.get("/api/board")
+    assert "dm_phone" not in again.cookies  # the phone already has one: not replaced
+    other = new_phone()
+    assert (await other.get("/api/board")).cookies["dm_phone"].value != cookie.value
+
+
+async def test_the_board_before_any_game_shows_an_empty_room(new_phone):
+    response = await new_phone().get("/api/board")
+    assert response.status == 200
+    payload = await response.json()
+    assert payload["view"] is None and payload["text"] is None
+    assert payload["room"]["phase"] == "start" and payload["room"]["seats"] == []
+
+
+async def test_choices_offer_the_games_public_options(new_phone):
+    choices = await (await new_phone().get("/api/choices")).json()
+    assert choices == {"characters": list(CHARACTERS), "final_events": list(FINAL_EVENTS),
+                       "variants": list(VARIANTS), "langs": ["en", "es"], "players": [3, 7],
+                       "outpost_tokens": list(OUTPOST_TOKENS),
+                       "fatigue_tokens": list(FATIGUE_TOKENS)}
+
+
+async def test_each_language_file_is_the_merged_catalogue(new_phone):
+    phone = new_phone()
+    for lang in ("en", "es"):
+        response = await phone.get(f"/lang/{lang}.json")
+        assert response.status == 200 and await response.json() == catalogue(lang)
+    assert catalogue("en") != catalogue("es")
+
+
+async def test_the_first_phone_to_claim_the_host_code_is_the_host(room, new_phone):
+    host = new_phone()
+    response = await host.post(f"/api/host/{room.host_token}/claim")
+    assert response.status == 200 and await response.json() == {"host": True}
+    # a reload of the same phone claims again without harm
+    assert (await host.post(f"/api/host/{room.host_token}/claim")).status == 200
+    payload = await (await host.get(f"/api/host/{room.host_token}")).json()
+    assert payload["room"]["host_claimed"] is True and payload["view"] is None
+    assert payload["can_start"] is False  # no game set up yet
+
+
+async def test_the_host_sets_up_a_game_and_seats_are_claimed_one_phone_each(room, set_up_game):
+    table = await set_up_game(NAMES, start=False, claim=False)
+    payload = await (await table.host.get(table.host_url)).json()
+    assert payload["room"]["phase"] == "join" and payload["can_start"] is False
+    assert [s["name"] for s in payload["room"]["seats"]] == NAMES
+    assert not any(s["claimed"] for s in payload["room"]["seats"])
+    for seat, (phone, token) in enumerate(table.seats):
+        response = await phone.post(f"/api/seat/{token}/claim")
+        assert await response.json() == {"seat": seat}
+        # the seat's page before the deal: the lobby, no game
+        mine = await (await phone.get(table.seat_url(seat))).json()
+        assert mine["view"]["you"] == {"seat": seat} and mine["text"] is None
+    payload = await (await table.host.get(table.host_url)).json()
+    assert all(s["claimed"] for s in payload["room"]["seats"]) and payload["can_start"] is True
+
+
+async def test_bot_seats_need_no_phone_before_the_start(room, set_up_game):
+    table = await set_up_game(NAMES, start=False, claim=False, bots=[1, 2, 3])
+    payload = await (await table.host.get(table.host_url)).json()
+    assert [s["bot"] for s in payload["room"]["seats"]] == [False, True, True, True]
+    phone, token = table.seats[0]
+    await phone.post(f"/api/seat/{token}/claim")
+    response = await table.host.post(f"{table.host_url}/start")
+    assert response.status == 200
+    assert await response.json() == {"state_id": room.table.state_id}
+    assert room.phase == "play"
+
+
+async def test_start_deals_and_each_seat_sees_its_own_status(room, set_up_game):
+    table = await set_up_game(NAMES)
+    for seat, (phone, _) in enumerate(table.seats):
+        payload = await (await phone.get(table.seat_url(seat))).json()
+        you = payload["view"]["you"]
+        assert you["seat"] == seat and you["status"] == room.table.state.seats[seat].status
+        assert payload["room"]["phase"] == "play"
+        assert payload["view"]["state_id"] == room.table.state_id
+    board = await (await table.host.get("/api/board")).json()
+    assert "you" not in board["view"] and board["can_start"] is None
+    assert board["view"]["seats"][0]["name"] == "Ana"
+
+
+async def test_a_seat_command_plays_and_answers_the_new_state_id(room, set_up_game):
+    table = await set_up_game(NAMES)
+    seat = room.table.state.pending.seats[0]
+    phone = table.seats[seat][0]
+    view = (await (await phone.get(table.seat_url(seat))).json())["view"]
+    decision = view["you"]["decision"]
+    before = view["state_id"]
+    response = await phone.post(table.seat_url(seat, "/command"), json={
+        "decision": decision["decision"], "option": decision["options"][0],
+        "state_id": before})
+    assert response.status == 200
+    after = (await response.json())["state_id"]
+    assert after > before and after == room.table.state_id
+    board = await (await phone.get("/api/board")).json()
+    assert board["view"]["state_id"] == after
+
+
+async def test_a_host_correction_changes_the_public_board(room, set_up_game):
+    table = await set_up_game(NAMES)
+    shield = room.table.public_view()["shield"]["tokens"]
+    response = await table.host.post(f"{table.host_url}/correct",
+                                     json={"option": ["shield", shield + 2],
+                                           "state_id": room.table.state_id})
+    assert response.status == 200
+    board = await (await table.host.get("/api/board")).json()
+    assert board["view"]["shield"]["tokens"] == shield + 2
+    assert board["view"]["log"][-1]["k"] == "corrected"  # logged publicly
+
+
+async def test_the_host_switches_the_language_for_everyone(room, set_up_game):
+    table = await set_up_game(NAMES, start=False)
+    response = await table.host.post(f"{table.host_url}/lang", json={"lang": "es"})
+    assert await response.json() == {"lang": "es"}
+    board = await (await table.host.get("/api/board")).json()
+    assert board["room"]["lang"] == "es" and room.lang == "es"
+
+
+async def test_rebinding_lets_a_new_phone_take_the_seat_and_shuts_the_old_one_out(
+        room, set_up_game, new_phone):
+    table = await set_up_game(NAMES)
+    old, token = table.seats[2]
+    response = await table.host.post(f"{table.host_url}/rebind", json={"seat": 2})
+    assert await response.json() == {"seat": 2}
+    assert room.room_view()["notices"][-1] == {"k": "seat_rebound", "seat": 2}
+    replacement = new_phone()
+    assert await (await replacement.post(f"/api/seat/{token}/claim")).json() == {"seat": 2}
+    payload = await (await replacement.get(table.seat_url(2))).json()
+    assert payload["view"]["you"]["status"] == room.table.state.seats[2].status
+    refused = await old.get(table.seat_url(2))
+    assert refused.status == 403
+    assert (await refused.json())["error"]["code"] == "not_your_seat"
+    assert (await old.post(f"/api/seat/{token}/claim")).status == 409
+
+
+async def test_a_new_game_replaces_a_finished_or_abandoned_one_with_new_codes(
+        room, set_up_game):
+    table = await set_up_game(NAMES)
+    old_tokens = [token for _, token in table.seats]
+    response = await table.host.post(f"{table.host_url}/game",
+                                     json={"setup": {"names": NAMES[:3]}, "replace": True})
+    assert response.status == 200
+    payload = await response.json()
+    assert payload["room"]["phase"] == "join" and len(payload["room"]["seats"]) == 3
+    assert not set(room.kiosk_view()["seat_tokens"]) & set(old_tokens)
+    phone, token = table.seats[0]
+    assert (await phone.get(f"/api/seat/{token}")).status == 404  # the old code is gone

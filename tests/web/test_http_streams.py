@@ -1,0 +1,157 @@
+"""The event streams (Server-Sent Events): a whole payload first, a new one after every change,
+notices only to the seat they concern, and no more news for a phone that lost its seat."""
+import random
+
+import pytest
+
+from companion.simulate import choice_for
+
+NAMES = ["Ana", "Ben", "Cai", "Dee"]
+
+
+async def all_streams(table, open_stream) -> dict:
+    """One stream per seat (on that seat's phone), the board's and the host's."""
+    streams = {seat: await open_stream(phone, table.seat_url(seat, "/events"))
+               for seat, (phone, _) in enumerate(table.seats)}
+    streams["board"] = await open_stream(table.host, "/api/board/events")
+    streams["host"] = await open_stream(table.host, f"{table.host_url}/events")
+    return streams
+
+
+async def test_the_first_message_is_the_whole_payload(room, set_up_game, open_stream):
+    table = await set_up_game(NAMES)
+    streams = await all_streams(table, open_stream)
+    gets = {seat: table.seat_url(seat) for seat in range(4)}
+    gets.update(board="/api/board", host=table.host_url)
+    for who, stream in streams.items():
+        phone = table.seats[who][0] if isinstance(who, int) else table.host
+        event, payload = await stream.next()
+        assert event == "view"
+        assert payload == await (await phone.get(gets[who])).json()
+    assert streams[2].raw.startswith(b"retry: ")  # a dropped stream comes back quickly
+
+
+async def test_after_a_command_every_seat_and_the_board_get_the_new_view(
+        room, set_up_game, open_stream):
+    table = await set_up_game(NAMES)
+    streams = await all_streams(table, open_stream)
+    for stream in streams.values():
+        await stream.next_view()
+    seat = room.table.state.pending.seats[0]
+    command = choice_for(room.table.state, seat, random.Random(0))
+    response = await table.seats[seat][0].post(table.seat_url(seat, "/command"),
+                                               json={**command,
+                                                     "state_id": room.table.state_id})
+    new = (await response.json())["state_id"]
+    for who, stream in streams.items():
+        payload = await stream.next_view(lambda p: p["view"]["state_id"] >= new)
+        assert payload["view"]["state_id"] == new
+        if isinstance(who, int):
+            assert payload["view"]["you"]["seat"] == who
+        else:
+            assert "you" not in payload["view"]
+
+
+async def test_the_deal_reaches_each_phone_waiting_in_the_lobby(room, set_up_game, open_stream):
+    table = await set_up_game(NAMES, start=False)
+    streams = {seat: await open_stream(phone, table.seat_url(seat, "/events"))
+               for seat, (phone, _) in enumerate(table.seats)}
+    for seat, stream in streams.items():
+        lobby = await stream.next_view()
+        assert lobby["room"]["phase"] == "join" and lobby["view"]["you"] == {"seat": seat}
+    assert (await table.host.post(f"{table.host_url}/start")).status == 200
+    for seat, stream in streams.items():
+        dealt = await stream.next_view(lambda p: p["room"]["phase"] == "play")
+        assert dealt["view"]["you"]["status"] == room.table.state.seats[seat].status
+
+
+async def test_claims_and_a_refused_scan_reach_the_board(room, set_up_game, open_stream,
+                                                          new_phone):
+    table = await set_up_game(NAMES, start=False, claim=False)
+    board = await open_stream(new_phone(), "/api/board/events")
+    first = await board.next_view()
+    assert not any(s["claimed"] for s in first["room"]["seats"])
+    phone, token = table.seats[1]
+    await phone.post(f"/api/seat/{token}/claim")
+    claimed = await board.next_view(lambda p: p["room"]["seats"][1]["claimed"])
+    assert [s["claimed"] for s in claimed["room"]["seats"]] == [False, True, False, False]
+    assert (await new_phone().post(f"/api/seat/{token}/claim")).status == 409
+    noticed = await board.next_view(lambda p: p["room"]["notices"])
+    assert noticed["room"]["notices"] == [{"k": "seat_claim_refused", "seat": 1}]
+
+
+async def advance_to_a_vote_with_a_seat_lacking_weak_dice(room) -> int:
+    """Play helpful bot moves (set-up, not what is tested) until a vote where a seat that has
+    not voted yet holds no weak die; that seat."""
+    rng = random.Random(0)
+    for _ in range(3000):
+        g = room.table.state
+        assert g.outcome is None, "the seeded game ended before such a vote"
+        if g.pending.kind == "vote":
+            lacking = [s for s in g.pending.seats
+                       if g.seats[s].dice["weak"] == 0 and s not in g.pending.answers]
+            if lacking and len(g.pending.seats) - len(g.pending.answers) > 1:
+                return lacking[0]
+        seat = rng.choice(g.pending.seats)
+        await room.submit(seat, choice_for(g, seat, rng))
+    pytest.fail("no such vote in the seeded game")
+
+
+async def test_a_refused_button_press_is_told_to_that_seat_only(room, set_up_game, open_stream):
+    # DESIGN: "A vote with a die colour the seat does not hold is refused with feedback on
+    # that seat's phone only."
+    table = await set_up_game(NAMES)
+    seat = await advance_to_a_vote_with_a_seat_lacking_weak_dice(room)
+    before = room.table.state_id
+    streams = await all_streams(table, open_stream)
+    for stream in streams.values():
+        assert (await stream.next_view())["view"]["state_id"] == before
+
+    assert await room.press(seat, "red") is None  # RED = the weak die, which it lacks
+    assert room.table.state_id == before
+    event, notice = await streams[seat].next()
+    while event == "view":
+        event, notice = await streams[seat].next()
+    assert event == "notice"
+    assert notice["refusal"]["code"] == "illegal_option"
+    assert notice["refusal"]["button"] == "red" and notice["refusal"]["message"]
+
+    # another voter votes through its phone: every stream's next message is that new view,
+    # and no other stream heard anything of the refused press before it
+    voter = next(s for s in room.table.state.pending.seats
+                 if s != seat and s not in room.table.state.pending.answers)
+    phone = table.seats[voter][0]
+    option = (await (await phone.get(table.seat_url(voter))).json())["view"]["you"][
+        "decision"]["options"][0]
+    response = await phone.post(table.seat_url(voter, "/command"),
+                                json={"decision": "vote", "option": option,
+                                      "state_id": before})
+    assert response.status == 200, await response.text()
+    for who, stream in streams.items():
+        event, payload = await stream.next()
+        assert event == "view" and payload["view"]["state_id"] == before + 1, who
+
+
+async def test_a_rebound_seats_old_phone_is_cut_off_its_stream(room, set_up_game, open_stream):
+    table = await set_up_game(NAMES)
+    old = await open_stream(table.seats[2][0], table.seat_url(2, "/events"))
+    await old.next_view()
+    await table.host.post(f"{table.host_url}/rebind", json={"seat": 2})
+    event, payload = await old.next()
+    assert event == "refused" and payload["error"]["code"] == "not_your_seat"
+    with pytest.raises(EOFError):
+        await old.next()
+
+
+async def test_a_replaced_game_cuts_every_seat_stream_of_the_old_one(
+        room, set_up_game, open_stream):
+    table = await set_up_game(NAMES)
+    streams = {seat: await open_stream(phone, table.seat_url(seat, "/events"))
+               for seat, (phone, _) in enumerate(table.seats)}
+    for stream in streams.values():
+        await stream.next_view()
+    await table.host.post(f"{table.host_url}/game",
+                          json={"setup": {"names": NAMES[:3]}, "replace": True})
+    for stream in streams.values():
+        event, payload = await stream.next()
+        assert event == "refused" and payload["error"]["code"] == "unknown_token"
