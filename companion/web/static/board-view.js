@@ -36,13 +36,13 @@ export function tracks(view) {
     track(t("phone.track.shield"), `${view.shield.tokens}/6`,
           failure ? ` (${t("phone.failure")}: ${failure})` : ""),
     track(t("phone.track.outpost"), `${view.outpost.tokens.length}/6 `,
-          el("small", {}, tokens("outpost_token", view.outpost.tokens))),
+          el("small", {}, tokens("token", view.outpost.tokens))),
     track(t("phone.track.fatigue"), `${view.fatigue.tokens.length}/6 `,
-          el("small", {}, tokens("character", view.fatigue.tokens))),
+          el("small", {}, tokens("token", view.fatigue.tokens))),
     track(t("phone.track.sabotage"), view.sabotage ? label("area", view.sabotage) : "—"),
     track(t("phone.track.suspicion"), String(view.suspicion)),
     track(t("phone.track.event"), event ? `${label("event", event.card)} ${event.cubes}/${event.needed}` : "—"),
-    track(t("phone.track.final"), `${label("final_event", final.card)} ${final.cubes}/${final.needed}`,
+    track(t("phone.track.final"), `${label("final", final.card)} ${final.cubes}/${final.needed}`,
           final.active ? ` ${t("phone.final_active")}` : ""),
     track(t("phone.track.pool"), dice(view.pool)),
     view.task ? task(view) : null);
@@ -98,13 +98,17 @@ export function seats(view) {
 // The latest vote's ballots, from the public log: they exist only once the last ballot is
 // in, which is how every screen shows them in the same instant.
 export function lastVote(view) {
-  const fact = [...(view.log || [])].reverse().find((f) => f.k === "vote_revealed");
-  if (!fact) return null;
+  const facts = view.log || [];
+  const at = facts.map((f) => f.k).lastIndexOf("vote_revealed");
+  if (at < 0) return null;
+  const fact = facts[at];
+  // Shown until a later command begins a new turn; the log keeps it after that.
+  if (facts.slice(at).some((f) => f.k === "turn" && f.seq > fact.seq)) return null;
   return el("section", { class: "ballots", id: "ballots" },
     el("h3", {}, t("phone.vote.revealed", { target: seatName(view, fact.target) })),
     el("ul", {}, Object.entries(fact.ballots).map(([seat, colour]) =>
       el("li", { "data-ballot": seat }, `${seatName(view, Number(seat))}: `,
-         el("b", { class: `ballot ${colour}` }, t(`phone.vote.${colour}`))))));
+         el("b", { class: `ballot ${colour}` }, label("ballot", colour))))));
 }
 
 function voteState(view) {
@@ -115,27 +119,27 @@ function voteState(view) {
     el("p", {}, t("phone.vote.chosen", { chosen: w.chosen.length, voters: w.voters.length })));
 }
 
-export function log(payload) {
-  const lines = payload.text && payload.text.log && payload.text.log.length
-    ? payload.text.log.map((line) => (typeof line === "string" ? line : line.text))
-    : (payload.view.log || []).map((fact) => label("fact", fact.k));
-  return el("section", { class: "log" }, el("h3", {}, t("phone.log")),
-    el("ol", { reversed: true }, lines.slice().reverse().slice(0, 40).map((line) => el("li", {}, line))));
-}
+// Facts that say what a Status card holds stay out of the open log until the game ends:
+// the hold-to-peek card shows them, so a glance at the phone cannot.
+const CARD_FACTS = new Set(["status_dealt", "infected_team"]);
 
-function outcome(view) {
-  if (!view.outcome) return null;
-  return el("section", { class: "outcome" },
-    el("h2", {}, t("phone.game_over", { winner: label("winner", view.outcome.winner) })),
-    el("p", {}, label("condition", view.outcome.condition)));
+export function log(payload) {
+  const facts = payload.view.log || [];
+  const said = (payload.text && payload.text.log) || [];
+  const lines = facts
+    .map((fact, i) => [fact, said[i] || label("fact", fact.k)])
+    .filter(([fact]) => payload.view.outcome || !CARD_FACTS.has(fact.k))
+    .map(([, line]) => line);
+  return el("section", { class: "log" }, el("h3", {}, t("phone.log")),
+    el("ul", {}, lines.reverse().slice(0, 40).map((line) => el("li", {}, line))));
 }
 
 // The whole public board; `withLog` false where a page shows its log elsewhere.
 export function board(payload, { withLog = true } = {}) {
   const view = payload.view;
   if (!view) return el("section", { class: "board" }, el("p", { class: "banner" }, banner(payload)));
-  return el("section", { class: "board" },
+  return el("section", { class: "board", "data-state": view.state_id },
     el("p", { class: "banner", id: "banner" }, banner(payload)),
-    outcome(view), voteState(view), lastVote(view), tracks(view), seats(view),
+    voteState(view), lastVote(view), tracks(view), seats(view),
     withLog ? log(payload) : null);
 }

@@ -112,6 +112,13 @@ export function live({ getUrl, eventsUrl, onView, onNotice, onError }) {
     source = new EventSource(withLang(eventsUrl));
     source.addEventListener("view", (event) => onView(JSON.parse(event.data)));
     source.addEventListener("notice", (event) => onNotice && onNotice(JSON.parse(event.data)));
+    // The server ends a stream this phone may no longer read (its seat was re-bound): stop
+    // here rather than reconnect into the same refusal; a wake-up tries again.
+    source.addEventListener("refused", (event) => {
+      source.close();
+      const e = JSON.parse(event.data).error || {};
+      onError(new Refused(e.code, e.message, 403));
+    });
     source.onerror = () => {
       // A refused stream (seat re-bound, server restarted) is closed for good by the
       // browser: ask for the payload to learn why, and try again a little later.

@@ -80,7 +80,7 @@ export function decisionPanel(decision, payload, send, picked) {
   const blocked = decision.blocked.map(([option, why], i) =>
     el("button", { type: "button", class: "option blocked", disabled: true,
                    "data-option": JSON.stringify(option) },
-       reasons[i] || `${optionLabel(option, view)} — ${label("blocked", why)}`));
+       reasons[i] || `${optionLabel(option, view)} — ${label("reason", why)}`));
   parts.push(el("div", { class: "options" }, buttons, blocked));
   return el("section", { class: "decision", id: "decision",
                          "data-decision": decision.decision }, parts);

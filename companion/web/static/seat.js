@@ -28,7 +28,8 @@ function statusContent(you) {
   const team = (you.infected_team || []).filter((s) => s !== you.seat);
   return [
     el("span", { class: "status-name" }, label("status", you.status)),
-    el("span", { class: "status-power" }, label("power", you.status)),
+    has(`game.power.${you.status}`)
+      ? el("span", { class: "status-power" }, t(`game.power.${you.status}`)) : null,
     team.length ? el("span", { class: "status-team" }, t("phone.infected_team", {
       names: team.map((s) => seatName(payload.view, s)).join(", ") })) : null,
   ];
@@ -38,7 +39,7 @@ function showPeek(on) {
   const you = payload && payload.view && payload.view.you;
   peeking = on && Boolean(you && you.status);
   $("peek").classList.toggle("open", peeking);
-  $("peek-content").replaceChildren(...(peeking ? statusContent(you) : []));
+  $("peek-content").replaceChildren(...(peeking ? statusContent(you).filter(Boolean) : []));
 }
 
 function wirePeek() {
@@ -139,6 +140,8 @@ function render() {
   $("who").textContent = name || "Dark Moon";
   document.title = `${name} · Dark Moon`;
   $("mine").hidden = false;
+  // Which state the page shows, for anyone checking that the page caught up (tests, support).
+  document.body.dataset.state = view && view.state_id !== undefined ? view.state_id : "lobby";
   if (!view || view.lobby) {
     $("peek").hidden = true;
     $("private").replaceChildren(lobby(view || { lobby: room }));

@@ -1,0 +1,176 @@
+// The host's phone: sets up a game, watches seats join, starts it, corrects public counters
+// when the board and the app disagree, and frees a lost phone's seat. It is built from the
+// public view only: the host is also a player and sees nothing secret here.
+import { call, chosenLang, el, label, langToggle, live, loadLang, t, toast,
+         tokenFromPath, Refused } from "./common.js";
+import { board } from "./board-view.js";
+import { correctionsPanel } from "./corrections.js";
+
+const token = tokenFromPath();
+const api = `/api/host/${encodeURIComponent(token)}`;
+let payload = null;
+let choices = null;
+let stream = null;
+let shownPhase = null;  // the form opens by itself only when the phase changes
+let rebinding = null;  // the seat whose re-bind waits for a second, confirming tap
+
+const $ = (id) => document.getElementById(id);
+
+async function post(path, body) {
+  try {
+    return await call("POST", `${api}/${path}`, body);
+  } catch (error) {
+    if (error.code === "stale_state") stream.refresh();
+    else toast(error.message, "error");
+    return null;
+  }
+}
+
+// --- new game form: drawn once, so typing survives every update of the room ---
+
+function seatRow(i, old) {
+  const characters = el("select", { name: `character-${i}` },
+    el("option", { value: "" }, t("phone.host.random")),
+    choices.characters.map((c) => el("option", { value: c }, label("character", c))));
+  if (old) characters.value = old.character;
+  return el("div", { class: "seat-row" },
+    el("input", { name: `name-${i}`, required: true, maxlength: 24, autocomplete: "off",
+                  "aria-label": t("phone.host.name", { n: i + 1 }),
+                  placeholder: t("phone.host.name", { n: i + 1 }), value: old ? old.name : "" }),
+    characters,
+    el("label", { class: "bot" }, el("input", { type: "checkbox", name: `bot-${i}`,
+                                                checked: old && old.bot }), t("phone.host.bot")));
+}
+
+function readRows(form) {
+  return [...form.querySelectorAll(".seat-row")].map((row, i) => ({
+    name: form[`name-${i}`].value.trim(), character: form[`character-${i}`].value,
+    bot: form[`bot-${i}`].checked }));
+}
+
+// Seats left on "random" get the characters nobody chose, so a partly chosen table is legal.
+function characterList(rows) {
+  if (rows.every((r) => !r.character)) return null;
+  const free = choices.characters.filter((c) => !rows.some((r) => r.character === c));
+  for (let i = free.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [free[i], free[j]] = [free[j], free[i]];
+  }
+  return rows.map((r) => r.character || free.pop());
+}
+
+function drawForm() {
+  const form = $("setup");
+  const [least, most] = choices.players;
+  const count = el("select", { name: "players", id: "players" });
+  for (let n = least; n <= most; n++) count.append(el("option", { value: n }, String(n)));
+  count.value = "4";
+  const kept = readRows(form);  // a redraw (new language) keeps what was typed
+  if (kept.length) count.value = String(kept.length);
+  const rows = el("div", { id: "seat-rows" });
+  const fillRows = (old = readRows(form)) => {
+    rows.replaceChildren(...Array.from({ length: Number(count.value) }, (_, i) => seatRow(i, old[i])));
+  };
+  const final = el("select", { name: "final_event" },
+    el("option", { value: "" }, t("phone.host.random")),
+    choices.final_events.map((f) => el("option", { value: f }, label("final", f))));
+  const variants = el("fieldset", { class: "variants" }, el("legend", {}, t("phone.host.variants")),
+    choices.variants.map((v) => el("label", {}, el("input", { type: "checkbox", name: "variant",
+                                                              value: v }), label("variant", v))));
+  const gameLang = el("select", { name: "lang" }, choices.langs.map((l) =>
+    el("option", { value: l }, t(`phone.lang.${l}`))));
+  gameLang.value = payload ? payload.room.lang : "en";
+  form.replaceChildren(
+    el("label", {}, t("phone.host.players"), " ", count), rows,
+    el("label", {}, t("phone.host.final"), " ", final), variants,
+    el("label", {}, t("phone.host.lang"), " ", gameLang),
+    el("label", { class: "replace", hidden: true }, el("input", { type: "checkbox", name: "replace" }),
+       t("phone.host.replace")),
+    el("button", { type: "submit", class: "primary", id: "create" }, t("phone.host.create")));
+  fillRows(kept);
+  count.onchange = () => fillRows();
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const seats = readRows(form);
+    const setup = { names: seats.map((s) => s.name),
+                    variants: [...form.querySelectorAll("[name=variant]:checked")].map((c) => c.value) };
+    const characters = characterList(seats);
+    if (characters) setup.characters = characters;
+    if (final.value) setup.final_event = final.value;
+    const done = await post("game", {
+      setup, lang: gameLang.value, replace: form.replace.checked,
+      bots: seats.flatMap((s, i) => (s.bot ? [i] : [])) });
+    if (done) $("setup-box").open = false;
+  };
+}
+
+// --- seats joining, start, re-bind ---
+
+function joinPanel() {
+  const room = payload.room;
+  if (!room.seats.length) return [el("p", {}, t("phone.host.no_game"))];
+  const rows = room.seats.map((s) => {
+    const state = s.bot ? "bot" : s.claimed ? "joined" : "not_joined";
+    const confirming = rebinding === s.seat;
+    const rebind = s.claimed && el("button", {
+      type: "button", class: confirming ? "danger" : "", "data-rebind": s.seat,
+      onclick: async () => {
+        if (!confirming) { rebinding = s.seat; render(); return; }
+        rebinding = null;
+        if (await post("rebind", { seat: s.seat })) toast(t("phone.host.rebound", { name: s.name }));
+        render();
+      } }, t(confirming ? "phone.host.rebind_confirm" : "phone.host.rebind"));
+    return el("li", { class: state, "data-seat": s.seat }, el("span", {}, s.name), " — ",
+              t(`phone.lobby.${state}`), " ", rebind || "");
+  });
+  const parts = [el("h2", {}, t("phone.host.seats")), el("ul", { class: "join" }, rows)];
+  if (room.phase === "join") {
+    parts.push(el("button", { type: "button", class: "primary", id: "start",
+                              disabled: !payload.can_start,
+                              onclick: () => post("start") }, t("phone.host.start")));
+    if (!payload.can_start) parts.push(el("p", { class: "hint" }, t("phone.host.start_hint")));
+  }
+  return parts;
+}
+
+function render() {
+  if (!payload) return;
+  const phase = payload.room.phase;
+  $("join").replaceChildren(...joinPanel());
+  const wasOpen = Boolean($("corrections").querySelector("details[open]"));
+  $("corrections").replaceChildren(...(phase === "play"
+    ? correctionsPanel(payload.view, choices, (option) =>
+        post("correct", { option, state_id: payload.view.state_id }))
+    : []));
+  const details = $("corrections").querySelector("details");
+  if (details) details.open = wasOpen;
+  const form = $("setup");
+  if (form.replace) form.replace.closest("label").hidden = phase !== "play";
+  if (phase !== shownPhase) $("setup-box").open = phase === "start" || phase === "over";
+  shownPhase = phase;
+  $("public").replaceChildren(board(payload));
+}
+
+async function main() {
+  await loadLang(chosenLang());
+  $("lang").append(langToggle(() => { drawForm(); render(); stream && stream.reopen(); }));
+  try {
+    choices = await call("GET", "/api/choices");
+    await call("POST", `${api}/claim`);
+  } catch (error) {
+    const known = ["seat_claimed", "unknown_token", "not_your_seat"];
+    $("message").replaceChildren(el("p", { class: "message error" },
+      error instanceof Refused && known.includes(error.code) ? t(`phone.host.error.${error.code}`)
+                                                            : error.message));
+    $("setup-box").hidden = true;
+    return;
+  }
+  drawForm();
+  stream = live({
+    getUrl: api, eventsUrl: `${api}/events`,
+    onView: (data) => { payload = data; render(); },
+    onError: (error) => toast(error.message, "error"),
+  });
+}
+
+main();

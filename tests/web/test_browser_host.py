@@ -1,0 +1,99 @@
+"""The host's page and a phone's language and reconnection, in a real browser."""
+from __future__ import annotations
+
+from companion.lang import catalogue
+
+from test_browser_kit import NAMES, Phones, browser, peek, served, word  # noqa: F401
+
+
+async def test_host_sets_up_starts_corrects_and_rebinds(served, browser):
+    room = served.room
+    phones = Phones(browser, served.base)
+    host = await phones.open(f"/h/{room.host_token}")
+    await host.wait_for_selector("#setup #create")
+    await host.select_option("#players", "3")
+    for i, name in enumerate(["Ana", "Ben", "Cai"]):
+        await host.fill(f"[name=name-{i}]", name)
+    await host.select_option("[name=character-0]", "luba")
+    await host.select_option("[name=final_event]", "escape")
+    await host.check("[name=variant][value=safe_orders]")
+    await host.select_option("[name=lang]", "es")
+    await host.click("#create")
+    await host.wait_for_selector("ul.join li[data-seat='2']")
+    setup = room.lobby["setup"]
+    assert setup["names"] == ["Ana", "Ben", "Cai"]
+    assert setup["characters"][0] == "luba" and len(set(setup["characters"])) == 3
+    assert setup["final_event"] == "escape" and setup["variants"] == ["safe_orders"]
+    assert room.lang == "es"
+    assert await host.is_disabled("#start"), "status cards wait for every seat"
+
+    # Seats join; the host sees it live, and may start once all three are in.
+    seats = [await phones.open(f"/s/{s['token']}") for s in room.lobby["seats"]]
+    await host.wait_for_selector("#start:not([disabled])")
+    await host.click("#start")
+    await host.wait_for_selector('.board[data-state="0"]')
+    html = await host.content()
+    for s in room.table.state.seats:
+        assert s.status not in html and word("status", s.status) not in html, \
+            "the host sees no Status card"
+
+    # Corrections: the host sets what the physical board shows; everyone sees it.
+    await host.click("details.corrections > summary")
+    before = room.table.state_id
+    await host.select_option("[data-correct=shield]", "4")
+    await host.click("[data-set=shield]")
+    await host.wait_for_selector(f'.board[data-state="{before + 1}"]')
+    assert room.table.state.shield_tokens == 4
+    off = next(t for t in ("research_lab", "communications", "life_support")
+               if t not in room.table.state.outpost_board)
+    await host.click(f"[data-token='outpost:{off}']")
+    await host.wait_for_selector(f".board[data-state='{before + 2}']")
+    assert off in room.table.state.outpost_board
+    assert await host.get_attribute(f"[data-token='outpost:{off}']", "aria-pressed") == "true"
+    await host.select_option("[data-correct=sabotage]", '"fatigue"')
+    await host.click("[data-set=sabotage]")
+    await host.wait_for_selector(f".board[data-state='{before + 3}']")
+    assert room.table.state.sabotage == "fatigue"
+    board = await phones.open("/board")
+    await board.wait_for_selector(f".board[data-state='{before + 3}']")
+    assert "4/6" in await board.inner_text(".tracks")
+
+    # Re-binding a lost phone's seat takes a second, confirming tap.
+    await host.click("[data-rebind='2']")
+    assert room.lobby["seats"][2]["phone"] is not None
+    await host.click("[data-rebind='2']")
+    await host.wait_for_selector("ul.join li.not_joined[data-seat='2']")
+    assert room.lobby["seats"][2]["phone"] is None
+    await seats[2].wait_for_selector(".message.error")  # the old phone is told, and shows nothing
+    assert await seats[2].locator("#mine").is_hidden()
+    assert phones.errors == []
+
+
+async def test_a_phone_keeps_its_language_and_catches_up_after_an_outage(served, browser):
+    room = served.room
+    phones = Phones(browser, served.base)
+    room.new_game({"names": NAMES})
+    page = await phones.open(f"/s/{room.lobby['seats'][0]['token']}")
+    await page.wait_for_selector(".lobby")
+    for seat in room.lobby["seats"][1:]:
+        room.claim_seat(seat["token"], f"phone-{seat['token']}")
+    room.start()
+    await page.wait_for_selector('body[data-state="0"]')
+    en, es = catalogue("en"), catalogue("es")
+    assert await page.inner_text("#peek-hint") == en["phone.peek.hint"]
+    await page.click(".lang-toggle [data-lang=es]")
+    await page.wait_for_selector(f"text={es['phone.peek.hint']}")
+    assert es["phone.track.shield"] in await page.inner_text(".tracks")
+    await page.reload()  # the choice is kept on the phone
+    await page.wait_for_selector('body[data-state="0"]')
+    assert await page.inner_text("#peek-hint") == es["phone.peek.hint"]
+    assert await peek(page) == word("status", room.table.state.seats[0].status, "es")
+
+    # The server goes away (a restart, the Wi-Fi drops) while the game moves on; when it is
+    # back the phone reconnects by itself and shows where the game is now.
+    await served.stop()
+    await room.submit("host", {"decision": "correct", "option": ["shield", 5]})
+    await served.start()
+    await page.wait_for_selector('body[data-state="1"]', state="attached")
+    assert "5/6" in await page.inner_text(".tracks")
+    assert phones.errors == []
