@@ -91,9 +91,9 @@ async def test_game_over_shows_every_status_and_roll(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
         assert "Game over" in text
+        lines = region_text(app, "#over-seats").splitlines()
         for s in view["seats"]:
             status = "Uninfected" if s["status"] == "uninfected" else "Infected"
-            lines = text.splitlines()
             row = next(i for i, x in enumerate(lines) if f"{s['seat'] + 1} {s['name']}" in x)
             assert status in lines[row + 1]  # the status under the seat's name
         assert "rolled" in text and "Every roll" in text
