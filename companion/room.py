@@ -17,7 +17,7 @@ from typing import Callable
 
 from .buttons import press_command
 from .darkmoon import BadSetup, RulesError, Setup
-from .darkmoon.corrections import HOST
+from .darkmoon.views import waiting_view
 from .store import EventStore
 from .table import PUBLIC, Table
 
@@ -268,7 +268,8 @@ class Room:
         now. A refusal (a vote colour the seat lacks) goes to that seat's phone only."""
         if self.table is None or not 0 <= seat < self.table.state.players:
             return None
-        command = press_command(self.table.public_view()["waiting"], seat, colour)
+        # only the public waiting block, not a whole view: a press is on the kiosk's hot path
+        command = press_command(waiting_view(self.table.state), seat, colour)
         if command is None:
             return None
         try:
