@@ -5,14 +5,17 @@ fresh data directory, and (b) the join screen with every seat's code when a game
 up; then the process's resident memory after a bot-played demo game has run for a while.
 Targets (issue 3): start to join screen <= 2 s, resident memory <= 120 MB.
 """
+import fcntl
 import os
 import pty
 import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from pathlib import Path
 
@@ -40,9 +43,6 @@ def spawn(args: list[str]) -> tuple[subprocess.Popen, int]:
                             env=env, close_fds=True, start_new_session=True)
     os.close(slave)
     # 120x36, the smallest screen the kiosk is made for
-    import fcntl
-    import struct
-    import termios
     fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 120, 0, 0))
     return proc, master
 

@@ -224,14 +224,18 @@ class Room:
         self._save()
         self._tell("room")
 
+    @property
+    def can_start(self) -> bool:
+        """A game is set up and every seat has a phone or a bot."""
+        return self.phase == "join" and all(s["phone"] is not None or s["bot"]
+                                            for s in self.lobby["seats"])
+
     def start(self) -> None:
         if self.lobby is None:
             raise NotReady("set up a game first")
         if self.table is not None:
             raise GameInProgress("the game has already started")
-        waiting = [i for i, s in enumerate(self.lobby["seats"]) if s["phone"] is None
-                   and not s["bot"]]
-        if waiting:
+        if not self.can_start:
             raise NotReady("status cards are dealt once every seat is claimed")
         self.table = Table.new(self.store, self.lobby["setup"], seed=self.seed)
         self.lobby["game_id"] = self.table.game_id

@@ -136,8 +136,7 @@ def host_payload(room: Room, lang: str) -> dict:
     view = room.public_view()
     return {"room": room.room_view(), "view": view,
             "text": view_text(view, lang) if view else None,
-            "can_start": room.phase == "join" and all(
-                s["claimed"] or s["bot"] for s in room.room_view()["seats"])}
+            "can_start": room.can_start}
 
 
 def board_payload(room: Room, lang: str) -> dict:
