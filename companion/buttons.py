@@ -30,3 +30,11 @@ def press_command(waiting: dict | None, seat: int, colour: str) -> dict | None:
     if waiting["decision"] == "vote" and seat in waiting.get("chosen", ()):
         return None  # a second press after voting: the first vote stands, silently
     return {"decision": waiting["decision"], "option": [meaning]}
+
+
+def lit_seats(waiting: dict | None) -> frozenset[int]:
+    """Seats whose button LED is on: whose turn it is to choose IN or OUT, or who still has
+    to vote. Only what the public view already says (who is waited for), never a choice."""
+    if waiting is None or waiting["decision"] not in _MEANING:
+        return frozenset()
+    return frozenset(waiting["seats"]) - frozenset(waiting.get("chosen", ()))

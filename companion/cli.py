@@ -6,33 +6,72 @@ import json
 import os
 import sys
 
+from . import hotspot
 from .darkmoon.data import VARIANTS
 
 
+def serving_options(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
+    """The kiosk's options, for the bare command and for `demo`. Under `demo` their defaults
+    are SUPPRESS: otherwise argparse resets `--port 9000 demo` to the default port."""
+    def default(value):
+        return argparse.SUPPRESS if suppress else value
+    parser.add_argument("--port", type=int, default=default(8080),
+                        help="the phones' web port (8080)")
+    parser.add_argument("--listen", default=default("0.0.0.0"), metavar="ADDRESS",
+                        help="address the web server listens on (all interfaces)")
+    parser.add_argument("--address", default=default(None),
+                        help="address put in the join codes (default: this machine's LAN IP, "
+                             "followed as it changes)")
+    parser.add_argument("--data-dir", default=default("data"),
+                        help="where games are kept (default: ./data)")
+    parser.add_argument("--kiosk", action="store_true", default=default(False),
+                        help="full-screen appliance mode: no key quits")
+    parser.add_argument("--buttons", default=default(None), metavar="FILE",
+                        help="the seat-button box's settings (default: "
+                             "/etc/darkmoon-companion/buttons.toml; without it the keyboard "
+                             "is the buttons)")
+    hotspot.add_arguments(parser, suppress)
+
+
 def main(argv: list[str] | None = None) -> int:
-    serving = argparse.ArgumentParser(add_help=False)
-    serving.add_argument("--port", type=int, default=8080, help="the phones' web port (8080)")
-    serving.add_argument("--listen", default="0.0.0.0", metavar="ADDRESS",
-                         help="address the web server listens on (all interfaces)")
-    serving.add_argument("--address", default=None,
-                         help="address put in the join codes (default: this machine's LAN IP)")
-    serving.add_argument("--data-dir", default="data",
-                         help="where games are kept (default: ./data)")
-    serving.add_argument("--kiosk", action="store_true",
-                         help="full-screen appliance mode: no key quits")
+    args = parse(argv)
+    if args.command == "simulate":
+        return simulate_command(args)
+    if args.command == "replay":
+        return replay_command(args)
+    if args.command == "buttons":
+        return buttons_command(args)
+    if args.command == "hotspot":
+        return hotspot.hotspot_command(args)
+    return kiosk_command(args, demo=args.command == "demo")
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="darkmoon-companion", parents=[serving],
+        prog="darkmoon-companion",
         description="A referee for the board game Dark Moon. With no command it starts the "
                     "kiosk and the phones' web server.")
+    serving_options(parser)
     commands = parser.add_subparsers(dest="command")
 
-    demo = commands.add_parser("demo", parents=[serving],
+    demo = commands.add_parser("demo",
                                help="bots play a whole game on the kiosk; "
                                     "scan a seat's code to take it over")
+    serving_options(demo, suppress=True)
     demo.add_argument("--players", type=int, default=5, choices=range(3, 8), metavar="3-7")
     demo.add_argument("--seed", type=int, default=None, help="the same seed, the same game")
     demo.add_argument("--pace", type=float, default=1.5,
                       help="seconds a bot waits before it moves (default 1.5)")
+
+    buttons = commands.add_parser("buttons",
+                                  help="which seat-button box is set up; --test to try it")
+    buttons.add_argument("--buttons", default=argparse.SUPPRESS, metavar="FILE",
+                         help="the settings file (default /etc/darkmoon-companion/buttons.toml)")
+    buttons.add_argument("--test", action="store_true",
+                         help="press any button and see its seat and colour (Ctrl+Q quits)")
+    buttons.add_argument("--lang", default="en", choices=("en", "es"))
+
+    hotspot.add_command(commands)
 
     sim = commands.add_parser("simulate", help="bots play whole games; prints the results")
     sim.add_argument("--games", type=int, default=100)
@@ -46,12 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("path", help="the game's SQLite file")
     rep.add_argument("--game", type=int, default=None, help="game id (default: the latest)")
 
-    args = parser.parse_args(argv)
-    if args.command == "simulate":
-        return simulate_command(args)
-    if args.command == "replay":
-        return replay_command(args)
-    return kiosk_command(args, demo=args.command == "demo")
+    return parser.parse_args(argv)
 
 
 DEMO_NAMES = ("Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus")
@@ -85,14 +119,61 @@ def kiosk_command(args, demo: bool) -> int:
         room.start()
     else:
         room = Room(store)
+    from hardware.source import open_source
     from screens.app import KioskApp
+    log_to_journal(args.data_dir)
+    buttons, fallback = open_source(args.buttons)
     app = KioskApp(room, port=args.port, listen_host=args.listen,
-                   base_url=base_url(args.port, args.address), kiosk=args.kiosk)
+                   base_url=base_url(args.port, args.address), kiosk=args.kiosk,
+                   buttons=buttons, buttons_fallback=fallback)
+    app.address_source, app.hotspot = hotspot.for_kiosk(args)
     try:
         app.run()
     finally:
         store.close()
     return app.return_code or 0
+
+
+def log_to_journal(data_dir: str) -> None:
+    """Logs go to the journal (through syslog's socket, which journald reads) or, with no
+    syslog, to a file in the data directory: never to stderr, where Textual draws."""
+    import logging
+    import logging.handlers
+    try:
+        handler = logging.handlers.SysLogHandler(address="/dev/log")
+        handler.ident = "darkmoon-companion: "
+    except OSError:
+        handler = logging.handlers.RotatingFileHandler(
+            os.path.join(data_dir, "companion.log"), maxBytes=1_000_000, backupCount=2)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+
+
+def buttons_command(args) -> int:
+    """Without --test: say which box is set up and how its pins are mapped."""
+    from hardware import config
+    from hardware.source import open_source
+    path = args.buttons or config.DEFAULT_PATH
+    if not args.test:
+        if not os.path.exists(path):
+            print(f"no button box is set up in {path}: the kiosk uses the keyboard "
+                  "(hardware/buttons.example.toml and hardware/WIRING.md show how)")
+            return 0
+        try:
+            settings = config.load(path)
+        except config.ConfigError as error:
+            print(error.message, file=sys.stderr)
+            return 2
+        if settings.serial:
+            print(f"USB-serial button box on {settings.serial} ({path})")
+        for n, seat in enumerate(settings.gpio, 1):
+            pins = ", ".join(f"{name} GPIO{pin}" for name, pin in seat.pins().items())
+            print(f"seat {n}: {pins}")
+        return 0
+    from screens.buttons import ButtonTestApp
+    source, fallback = open_source(args.buttons)
+    ButtonTestApp(source, fallback, lang=args.lang).run()
+    return 0
 
 
 def port_problem(address: str, port: int) -> str | None:

@@ -15,7 +15,7 @@ import secrets
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
-from .buttons import press_command
+from .buttons import lit_seats, press_command
 from .darkmoon import BadSetup, RulesError, Setup
 from .darkmoon.views import waiting_view
 from .store import EventStore
@@ -266,6 +266,12 @@ class Room:
         await asyncio.get_running_loop().run_in_executor(self._writer, table.submit,
                                                           actor, command)
         return {"state_id": table.state_id}
+
+    def lit_seats(self) -> frozenset[int]:
+        """Seats whose button LED is on now: who is waited for at a button decision."""
+        if self.table is None or self.table.over:
+            return frozenset()
+        return lit_seats(waiting_view(self.table.state))
 
     async def press(self, seat: int, colour: str) -> dict | None:
         """A seat button. Returns the accepted command, or None when the press means nothing

@@ -10,6 +10,7 @@ import asyncio
 import gc
 import logging
 import signal
+import time
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -19,11 +20,15 @@ from textual.widgets import ContentSwitcher
 from companion import net
 from companion.table import PUBLIC
 from hardware import keyboard
+from hardware.pad import Notice, Press
+from hardware.source import KeyboardSource
 
 from .board import BoardView
+from .buttons import ButtonState, ButtonTestScreen
 from .help import HelpScreen
 from .join import JoinView, StartView
 from .over import OverView
+from .pane import Pane
 
 log = logging.getLogger(__name__)
 
@@ -36,11 +41,13 @@ class KioskApp(App):
         Binding("f1,question_mark", "help", show=False),
         Binding("f2", "toggle_lang", show=False),
         Binding("f3", "toggle_join", show=False),
+        Binding("f4", "button_test", show=False),
         Binding("pagedown,pageup", "next_codes", show=False),
     ]
 
     def __init__(self, room, *, port: int = 8080, listen_host: str = "0.0.0.0",
-                 base_url: str | None = None, kiosk: bool = False, serve: bool = True):
+                 base_url: str | None = None, kiosk: bool = False, serve: bool = True,
+                 buttons=None, buttons_fallback=None):
         super().__init__()
         self.room = room
         self.port = port
@@ -48,6 +55,9 @@ class KioskApp(App):
         self.base_url = base_url or net.base_url(port)
         self.kiosk = kiosk
         self.serve = serve
+        self.buttons = buttons or KeyboardSource()  # a hardware.source.Source
+        self.button_state = ButtonState(self.buttons, buttons_fallback)
+        self._lit: frozenset[int] | None = None  # what the LEDs show now
         self.show_join = False  # the join codes during play, for a re-bound seat
         self.presses: set[asyncio.Task] = set()
         self._runner = None
@@ -61,6 +71,7 @@ class KioskApp(App):
             yield JoinView(id="join")
             yield BoardView(id="play")
             yield OverView(id="over")
+        yield Pane(id="buttons-line")
 
     async def on_mount(self) -> None:
         self.theme = "ansi-dark"  # 16 colours: the Linux console shows nothing else
@@ -76,7 +87,13 @@ class KioskApp(App):
             self._runner = await start_server(self.room, self.listen_host, self.port)
         self._unlisten = [self.room.listen("room", self._heard),
                           self.room.listen(PUBLIC, self._heard)]
+        # A box reports from its own thread (lgpio's, the serial reader's), or from ours
+        # (gpiozero's mock pins): either way the press is handled on the loop.
+        self.buttons.start(lambda press: loop.call_soon_threadsafe(self._box_press, press),
+                           lambda notice: loop.call_soon_threadsafe(self._box_notice, notice))
+        self.show_leds()
         self.sync()
+        self.watch_network()  # the join codes follow the Pi's address (issue 4)
         # A full garbage collection walks every object of Textual and of the game: measured
         # here as 60-90 ms pauses, the kiosk's slowest repaints. What exists once the kiosk is
         # up lives as long as it does, so take it out of the collector's sight.
@@ -86,6 +103,7 @@ class KioskApp(App):
     async def on_unmount(self) -> None:
         for unlisten in self._unlisten:
             unlisten()
+        self.buttons.close()
         if self._sigterm:
             asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         if self._runner is not None:
@@ -99,6 +117,17 @@ class KioskApp(App):
         if payload is None and not self._pending:
             self._pending = True
             self.call_later(self.sync)
+        self.show_leds()
+
+    def show_leds(self) -> None:
+        """Light the seats the game waits for at a button decision; done here, not in the
+        coalesced redraw, so a LED goes out as soon as its seat has answered."""
+        if isinstance(self.screen, ButtonTestScreen):
+            return  # the self-test lights the seat that was pressed
+        lit = self.room.lit_seats()
+        if lit != self._lit:
+            self._lit = lit
+            self.buttons.show_leds(lit)
 
     def sync(self) -> None:
         self._pending = False
@@ -117,6 +146,7 @@ class KioskApp(App):
             switcher.current = phase
         if isinstance(self.screen, HelpScreen):
             self.screen.show(self.seat_names(kiosk), lang, not self.kiosk)
+        self.query_one("#buttons-line", Pane).show(self.button_state.line(lang))
 
     def seat_names(self, kiosk: dict) -> list[str]:
         return [s["name"] for s in kiosk["seats"]]
@@ -127,11 +157,26 @@ class KioskApp(App):
         button = keyboard.button_for(event.character or "") if event.character else None
         if button is None:
             return
-        seat, colour = button
         event.stop()
-        task = asyncio.get_running_loop().create_task(self._press(seat, colour))
+        self._box_press(Press(button[0], button[1], time.monotonic()))
+
+    def _box_press(self, press: Press) -> None:
+        """Any seat button, from any box or the keyboard, on the loop."""
+        if isinstance(self.screen, ButtonTestScreen):
+            self.screen.pressed(press)  # testing the buttons never plays
+            return
+        task = asyncio.get_running_loop().create_task(self._press(press.seat, press.colour))
         self.presses.add(task)
         task.add_done_callback(self.presses.discard)
+
+    def _box_notice(self, notice: Notice) -> None:
+        (log.warning if notice.kind in ("stuck", "disconnected", "refused") else log.info)(
+            "buttons: %s %s", notice.kind, notice.detail)
+        self.button_state.heard(notice)
+        if notice.kind == "connected":
+            self._lit = None  # a replugged box has dark LEDs: tell it again
+            self.show_leds()
+        self.sync()
 
     async def _press(self, seat: int, colour: str) -> None:
         try:
@@ -150,6 +195,18 @@ class KioskApp(App):
             return
         self.push_screen(HelpScreen(self.seat_names(self.room.room_view()), self.room.lang,
                                     not self.kiosk))
+
+    def action_button_test(self) -> None:
+        if isinstance(self.screen, ButtonTestScreen):
+            self.pop_screen()
+        else:
+            self.push_screen(ButtonTestScreen(self.seat_names(self.room.room_view()),
+                                              self.room.lang, self.button_state,
+                                              on_close=self._after_test))
+
+    def _after_test(self) -> None:
+        self._lit = None  # the test lit the pressed seats: show the game's again
+        self.call_later(self.show_leds)
 
     def action_toggle_lang(self) -> None:
         self.room.set_lang("es" if self.room.lang == "en" else "en")  # the room tells us
@@ -170,3 +227,46 @@ class KioskApp(App):
 
     def action_help_quit(self) -> None:
         pass  # Ctrl+C: Textual would suggest Ctrl+Q; at the table neither quits
+
+    # --- the network (issue 4): the join codes follow the Pi's address ---
+    # Set by the composition root (companion.hotspot.for_kiosk) after construction.
+    # address_source() gives the address for the codes and is asked every ADDRESS_EVERY s,
+    # because a Pi's Wi-Fi often comes up after the kiosk; None keeps base_url as given
+    # (--address). hotspot: a companion.hotspot.Hotspot when the Pi is its own access point.
+    # screens/join.py reads `offline` and `hotspot` to draw the codes, or say why not.
+    address_source = None
+    hotspot = None
+    offline = False  # the watched address is loopback: no phone could use a code
+    ADDRESS_EVERY = 5.0  # seconds; a check costs a routing look-up (~15 us)
+
+    def watch_network(self) -> None:
+        if self.hotspot is not None:
+            import threading  # NetworkManager takes seconds: off the loop, and never
+            threading.Thread(target=self._bring_up_hotspot, name="hotspot",  # waited for
+                             daemon=True).start()                         # at exit
+        if self.address_source is not None:
+            self.check_address()
+            self.set_interval(self.ADDRESS_EVERY, self.check_address)
+
+    def _bring_up_hotspot(self) -> None:
+        self.hotspot.bring_up()  # never raises: its state says what happened
+        try:
+            self.call_from_thread(self.check_address, True)
+        except RuntimeError:
+            pass  # the kiosk has gone meanwhile
+
+    def check_address(self, redraw: bool = False) -> None:
+        """Redraw the codes when the address changed (or `redraw`)."""
+        if self.address_source is not None:
+            try:
+                address = self.address_source()
+            except Exception:  # a failed look-up keeps the codes we have
+                log.exception("cannot read this machine's address")
+                return
+            url = net.base_url(self.port, address)
+            offline = not net.has_network(address)
+            if (url, offline) != (self.base_url, self.offline):
+                log.info("join codes now use %s%s", url, " (no network)" if offline else "")
+                self.base_url, self.offline, redraw = url, offline, True
+        if redraw:
+            self.sync()

@@ -12,7 +12,8 @@ from .pane import Pane, heading
 from .words import say
 
 KIOSK_KEYS = (("F1 / ?", "help.key_help"), ("F2", "help.key_lang"),
-              ("F3", "help.key_join"), ("PgUp / PgDn", "help.key_page"))
+              ("F3", "help.key_join"), ("F4", "help.key_buttons"),
+              ("PgUp / PgDn", "help.key_page"))
 
 
 def key_map(names: list[str], lang: str, quits: bool) -> Text:

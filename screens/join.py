@@ -1,16 +1,24 @@
-"""The start screen (the host's code) and the join screen (one code per seat still free)."""
+"""The start screen (the host's code) and the join screen (one code per seat still free).
+
+Both follow the network (KioskApp's address watcher sets `app.offline` and `app.hotspot`):
+with no network yet they say so instead of drawing codes no phone could use, and when the Pi
+is its own Wi-Fi network they draw that network's code, its name and password, first.
+"""
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Center, Grid, Vertical
+from textual.containers import Grid, Horizontal, Vertical
+
+from companion.hotspot import FAILED, ON, State, wifi_join_string
 
 from .pane import Pane
 from .qr import QrCode, size
 from .words import say
 
 MAX_SEATS = 7
-JOIN_CHROME = 12  # lines the join screen needs besides the codes: title, seat list, notices
+# Lines the join screen needs besides the codes: title, address line, seat list, notices.
+JOIN_CHROME = 13
 
 
 def host_url(base_url: str, token: str) -> str:
@@ -21,24 +29,97 @@ def seat_url(base_url: str, token: str) -> str:
     return f"{base_url}/s/{token}"
 
 
+def network_of(app) -> tuple[bool, State | None]:
+    """(no network yet, the hotspot's state or None), as the app's address watcher left
+    them; an app without a watcher is taken to be online with no hotspot."""
+    spot = getattr(app, "hotspot", None)
+    return bool(getattr(app, "offline", False)), (spot.state if spot is not None else None)
+
+
+def hotspot_line(state: State | None, lang: str) -> Text:
+    """What the table must know about the Pi's own Wi-Fi network besides its code."""
+    if state is None or state.status == ON:
+        return Text()
+    if state.status == FAILED:
+        error = state.error
+        reason = say(lang, f"net.reason.{error.kind}", detail=error.detail) if error else ""
+        return Text.styled(say(lang, "net.hotspot_failed", reason=reason), "bold yellow")
+    return Text.styled(say(lang, "net.hotspot_starting"), "yellow")
+
+
+def offline_text(state: State | None, lang: str) -> Text:
+    if state is not None and state.status not in (ON, FAILED):
+        return hotspot_line(state, lang)  # the Pi's own network is on its way: just wait
+    text = Text.styled(say(lang, "net.offline_help"), "yellow")
+    if state is not None:
+        text.append("\n")
+        text.append_text(hotspot_line(state, lang))
+    return text
+
+
+class CodeRow(Horizontal):
+    """Codes side by side, as wide as they are, centred by the screen."""
+
+    DEFAULT_CSS = "CodeRow { width: auto; height: auto; }"
+
+
+class WifiCode(Vertical):
+    """The Pi's own network: name and password for people who type, and its code."""
+
+    DEFAULT_CSS = "WifiCode { width: auto; height: auto; margin-right: 2; }"
+
+    def compose(self) -> ComposeResult:
+        label = Pane()
+        label.styles.padding = 0  # in line with the code, as the seats' names are
+        label.styles.height = 2
+        yield label
+        yield QrCode()
+
+    def show(self, state: State | None, lang: str) -> int:
+        """Draws the code when the hotspot is on; returns the columns it takes (0 if none)."""
+        self.display = state is not None and state.status == ON and state.settings is not None
+        if not self.display:
+            return 0
+        settings = state.settings
+        label = Text.styled(say(lang, "net.wifi"), "bold")
+        label.append(f" {settings.ssid}\n", "bold cyan")
+        label.append(say(lang, "net.password"), "bold")
+        label.append(f" {settings.password}", "bold cyan")
+        self.query_one(Pane).show(label)
+        data = wifi_join_string(settings.ssid, settings.password)
+        self.query_one(QrCode).show(data)
+        return size(data)[0] + 2
+
+
 class StartView(Vertical):
     def compose(self) -> ComposeResult:
         yield Pane(id="start-title")
-        with Center():
+        with CodeRow():
+            yield WifiCode(id="start-wifi")
             yield QrCode(id="host-qr")
         yield Pane(id="start-url")
 
     def show(self, kiosk: dict, lang: str, base_url: str) -> None:
+        offline, spot = network_of(self.app)
         token = kiosk["host_token"]
-        self.query_one("#start-title", Pane).show(Text.styled(
-            say(lang, "start.scan_to_host" if token else "start.host_setting_up"),
-            "bold"))
+        wifi = self.query_one(WifiCode)
         qr = self.query_one("#host-qr", QrCode)
-        qr.display = token is not None
-        if token:
-            qr.show(host_url(base_url, token))
-        self.query_one("#start-url", Pane).show(
-            Text(host_url(base_url, token) if token else ""))
+        if offline:
+            title, below = say(lang, "net.offline"), offline_text(spot, lang)
+            wifi.display = qr.display = False
+        else:
+            title = say(lang, "start.scan_to_host" if token else "start.host_setting_up")
+            if wifi.show(spot, lang):
+                title = say(lang, "net.wifi_first") + "  " + title
+            qr.display = token is not None
+            if token:
+                qr.show(host_url(base_url, token))
+            below = Text(host_url(base_url, token) if token else "")
+            if spot is not None and spot.status != ON:
+                below.append("\n")
+                below.append_text(hotspot_line(spot, lang))
+        self.query_one("#start-title", Pane).show(Text.styled(title, "bold"))
+        self.query_one("#start-url", Pane).show(below)
 
 
 class SeatCode(Vertical):
@@ -54,24 +135,30 @@ class SeatCode(Vertical):
 
 
 class JoinView(Vertical):
+    DEFAULT_CSS = "#join-network { height: auto; width: 100%; text-align: center; }"
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.page = 0
 
     def compose(self) -> ComposeResult:
         yield Pane(id="join-title")
-        with Grid(id="codes"):
-            for _ in range(MAX_SEATS):
-                yield SeatCode(classes="seat-code")
+        with CodeRow():
+            yield WifiCode(id="join-wifi")
+            with Grid(id="codes"):
+                for _ in range(MAX_SEATS):
+                    yield SeatCode(classes="seat-code")
+        yield Pane(id="join-network")
         yield Pane(id="join-seats")
         yield Pane(id="join-notices")
 
-    def capacity(self, url: str) -> tuple[int, int]:
-        """(columns, rows) of codes that fit the screen: 3x1 at 120x36, 6x2 at 240x67."""
+    def capacity(self, url: str, beside: int = 0, above: int = 0) -> tuple[int, int]:
+        """(columns, rows) of codes that fit the screen: 3x1 at 120x36, 6x2 at 240x67;
+        `beside` columns and `above` lines are taken by the Wi-Fi code."""
         width, height = size(url)
         screen = self.app.size
-        return (max(screen.width // (width + 2), 1),
-                max((screen.height - JOIN_CHROME) // (height + 1), 1))
+        return (max((screen.width - beside) // (width + 2), 1),
+                max((screen.height - JOIN_CHROME - above) // (height + 1), 1))
 
     def _size_grid(self, url: str, columns: int, rows: int) -> None:
         """Grids do not size to auto-sized children: give the cells the code's size."""
@@ -87,34 +174,55 @@ class JoinView(Vertical):
             card.styles.width, card.styles.height = width, height + 1
 
     def show(self, kiosk: dict, lang: str, base_url: str) -> None:
+        offline, spot = network_of(self.app)
         seats = kiosk["seats"]
         tokens = kiosk["seat_tokens"]
         free = [s for s in seats if tokens[s["seat"]]]
         free.sort(key=lambda s: s["bot"])  # people first; a bot's seat can still be taken
+        beside = self.query_one(WifiCode).show(None if offline else spot, lang)
+        self.query_one("#codes", Grid).display = not offline
+        shown = [] if offline else self._show_codes(free, tokens, lang, base_url, beside)
+        if offline:
+            title = say(lang, "net.offline")
+            network = offline_text(spot, lang)
+        else:
+            title = say(lang, "join.title" if kiosk["phase"] == "join" else "join.title_play")
+            if beside:
+                title = say(lang, "net.wifi_first") + "  " + title
+            network = Text.styled(say(lang, "net.address", url=base_url), "bright_black")
+            if spot is not None and spot.status != ON:
+                network.append("\n")
+                network.append_text(hotspot_line(spot, lang))
+        if len(free) > len(shown) and not offline:
+            title += "  " + say(lang, "join.more", shown=len(shown), free=len(free))
+        self.query_one("#join-title", Pane).show(Text.styled(title, "bold"))
+        self.query_one("#join-network", Pane).show(network)
+        self.query_one("#join-seats", Pane).show(seat_list(seats, lang))
+        self.query_one("#join-notices", Pane).show(notices(kiosk, lang))
+
+    def _show_codes(self, free: list, tokens: list, lang: str, base_url: str,
+                    beside: int) -> list:
+        """One card per free seat on this page; returns the seats shown."""
         cards = list(self.query(SeatCode))
         shown: list = []
         if free:
-            columns, rows = self.capacity(seat_url(base_url, tokens[free[0]["seat"]]))
+            first = seat_url(base_url, tokens[free[0]["seat"]])
+            columns, rows = self.capacity(first, beside, 1 if beside else 0)
             per_page = columns * rows
             pages = (len(free) + per_page - 1) // per_page
             self.page %= pages
             shown = free[self.page * per_page:(self.page + 1) * per_page]
-            self._size_grid(seat_url(base_url, tokens[free[0]["seat"]]),
-                            min(columns, len(shown)), (len(shown) + columns - 1) // columns)
+            self._size_grid(first, min(columns, len(shown)),
+                            (len(shown) + columns - 1) // columns)
         for card, seat in zip(cards, shown + [None] * (len(cards) - len(shown))):
             card.display = seat is not None
             if seat is not None:
                 label = Text.styled(f"{say(lang, 'join.seat', n=seat['seat'] + 1)} {seat['name']}",
-                             "bold")
+                                    "bold")
                 if seat["bot"]:
                     label.append(f" ({say(lang, 'join.bot')})", "bright_black")
                 card.show(label, seat_url(base_url, tokens[seat["seat"]]))
-        title = say(lang, "join.title" if kiosk["phase"] == "join" else "join.title_play")
-        if len(free) > len(shown):
-            title += "  " + say(lang, "join.more", shown=len(shown), free=len(free))
-        self.query_one("#join-title", Pane).show(Text.styled(title, "bold"))
-        self.query_one("#join-seats", Pane).show(seat_list(seats, lang))
-        self.query_one("#join-notices", Pane).show(notices(kiosk, lang))
+        return shown
 
 
 def seat_list(seats: list, lang: str) -> Text:

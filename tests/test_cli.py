@@ -46,3 +46,31 @@ def test_replay_prints_the_stored_games_public_state(tmp_path, capsys):
 def test_replay_of_a_missing_file_says_so(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "nope.db")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_buttons_prints_the_pin_map_a_builder_wires(capsys):
+    assert main(["buttons", "--buttons", "hardware/buttons.example.toml"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "seat 1: black GPIO4, red GPIO17, led GPIO18"  # hardware/WIRING.md
+    assert len(out) == 7
+
+
+def test_buttons_refuses_a_wrong_map_and_says_where(tmp_path, capsys):
+    path = tmp_path / "b.toml"
+    path.write_text("[gpio]\nseats = [ { black = 4, red = 4 } ]\n")
+    assert main(["buttons", "--buttons", str(path)]) == 2
+    assert "seat 1 red = 4 is already seat 1 black" in capsys.readouterr().err
+
+
+def test_buttons_without_a_config_says_the_keyboard_is_used(tmp_path, capsys):
+    assert main(["buttons", "--buttons", str(tmp_path / "none.toml")]) == 0
+    assert "the kiosk uses the keyboard" in capsys.readouterr().out
+
+
+def test_options_before_demo_are_kept():
+    """`darkmoon-companion --port 9000 demo` serves on 9000, as the user asked."""
+    from companion.cli import parse
+    args = parse(["--port", "9000", "--data-dir", "/tmp/d", "demo", "--players", "4"])
+    assert (args.port, args.data_dir, args.players) == (9000, "/tmp/d", 4)
+    args = parse(["demo", "--port", "9001"])
+    assert args.port == 9001 and args.data_dir == "data" and args.buttons is None
