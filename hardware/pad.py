@@ -73,7 +73,7 @@ class Pads:
         if button is None:
             raise ValueError(f"no {colour} button at seat {seat} on a {self.seats}-seat box")
         button.raw = pressed
-        if pressed != button.down and now - button.changed_at >= self.settle:
+        if pressed != button.down and now >= button.changed_at + self.settle:
             self._change(seat, colour, button, now)
         # else: a bounce, or the level it already has; tick() reads it again once settled
 
@@ -83,12 +83,12 @@ class Pads:
         due = math.inf
         for (seat, colour), button in self._buttons.items():
             if button.raw != button.down:
-                if now - button.changed_at >= self.settle:
+                if now >= button.changed_at + self.settle:  # the sum tick() returns
                     self._change(seat, colour, button, now)
                 else:
                     due = min(due, button.changed_at + self.settle)
             if button.down and not button.stuck:
-                if now - button.down_at >= self.stuck_after:
+                if now >= button.down_at + self.stuck_after:
                     button.stuck = True
                     self._on_notice(Notice("stuck", seat, colour,
                                            f"seat {seat + 1} {colour} held down for "
