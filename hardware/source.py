@@ -78,5 +78,6 @@ def open_source(path: str | None = None,
             log.error("buttons: %s", error)
             return KeyboardSource(), Fallback("gpio", str(error))
     from .serialbox import SerialSource
-    return SerialSource(settings.serial, settle=settings.settle,
-                        stuck_after=settings.stuck_after), None
+    # The box debounces in its firmware; a second settle here would hold back a quick tap's
+    # release until after a later press.
+    return SerialSource(settings.serial, stuck_after=settings.stuck_after), None

@@ -1,0 +1,199 @@
+"""Serial button box line (pty) -> the Table's accepted command, 7 seats (target: p99 <= 5 ms).
+
+A real Room on a real SQLite file (the durable commit's fsync included), the SerialSource
+reader thread as in production (pyserial on a real pty pair), and the simulated box
+(hardware/simbox.py: the Pico's own firmware logic on virtual pins). Every seat has a GREY
+button, so a press counts the moment its DN line arrives. The box's fingers move on their own
+thread; the source hands each press to the Room on the asyncio loop with
+run_coroutine_threadsafe, as the kiosk does. Bots play the game on to each moment where a
+button means something: a malfunction's IN/OUT (the seat whose turn it is) or a vote (a seat
+that has not voted yet).
+
+The clock starts just before the box writes its DN line to the pty and stops when
+room.press() returns the accepted command on the loop. Also printed: the part up to
+room.press (pty, reader thread, Pads, the hop to the loop), the same presses handed
+straight to room.press, to tell the serial line's share from the Table's (its fsync dominates
+on a slow disk), and the floor under the serial part: a bare line written into a pty and
+read by a thread waiting in select(), with no Python in between (the kernel hands pty data
+over on a worker thread, which a busy machine can delay by milliseconds).
+
+Usage: .venv/bin/python bench/bench_serial.py [--presses N] [--data-dir DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import select
+import sys
+import tempfile
+import threading
+import time
+import tty
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+from bench_gpio import REST, button_for, figures, next_moment  # noqa: E402
+
+from hardware.serialbox import SerialSource  # noqa: E402
+from hardware.simbox import SimBox  # noqa: E402
+from tests.screens.table_play import seated_room  # noqa: E402
+
+SAMPLES = 300
+SEATS = 7
+WAIT = 10.0  # s: a press not accepted by then is a failure, not a figure
+
+
+async def measure(room, samples: int, seed: int) -> tuple[list[float], list[float], int]:
+    loop = asyncio.get_running_loop()
+    fingers = ThreadPoolExecutor(1, thread_name_prefix="fingers")
+    sim = SimBox(seats=SEATS, grey=range(SEATS))
+    accepted: list = []
+    connected = asyncio.Event()
+
+    async def to_table(press):
+        reached = time.perf_counter()
+        command = await room.press(press.seat, press.colour)
+        return command, reached, time.perf_counter()
+
+    def on_press(press):
+        accepted.append(asyncio.run_coroutine_threadsafe(to_table(press), loop))
+
+    def on_notice(notice):
+        if notice.kind == "connected":
+            loop.call_soon_threadsafe(connected.set)
+        else:
+            print(f"unexpected notice: {notice}")
+
+    # the config file's default settle, as the kiosk passes it
+    source = SerialSource(sim.path, settle=0.02)
+    source.start(on_press, on_notice)
+    latencies: list[float] = []
+    handed: list[float] = []
+    try:
+        await asyncio.wait_for(connected.wait(), WAIT)
+        while len(latencies) < samples:
+            seed += 1
+            view = await next_moment(room, seed)
+            seat, colours = button_for(room, view["waiting"], True)
+            colour = colours[0]
+
+            def down():
+                sim.press(seat, colour)
+                return sim.last_write  # just before the DN line went into the pty
+
+            accepted.clear()
+            start = await loop.run_in_executor(fingers, down)
+            deadline = time.monotonic() + WAIT
+            while not accepted:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"no press counted for seat {seat} {colour}")
+                await asyncio.sleep(0.001)
+            command, reached, done = await asyncio.wrap_future(accepted[0])
+            if command is None:
+                raise RuntimeError(f"seat {seat} {colour} was not accepted: {view['waiting']}")
+            latencies.append((done - start) * 1000)
+            handed.append((reached - start) * 1000)
+            await loop.run_in_executor(fingers, sim.release, seat, colour)
+            await asyncio.sleep(REST)
+            if len(accepted) != 1:
+                raise RuntimeError(f"{len(accepted)} presses counted for seat {seat} {colour}")
+        dropped = source.dropped
+    finally:
+        source.close()
+        sim.close()
+        fingers.shutdown()
+    if dropped:
+        raise RuntimeError(f"{dropped} lines dropped on a clean line")
+    return latencies, handed, seed
+
+
+async def without_serial(room, samples: int, seed: int) -> list[float]:
+    """The same kind of presses handed straight to room.press on the loop."""
+    latencies = []
+    while len(latencies) < samples:
+        seed += 1
+        view = await next_moment(room, seed)
+        seat, colours = button_for(room, view["waiting"], True)
+        start = time.perf_counter()
+        if await room.press(seat, colours[0]) is None:
+            raise RuntimeError(f"seat {seat} {colours} was not accepted: {view['waiting']}")
+        latencies.append((time.perf_counter() - start) * 1000)
+        await asyncio.sleep(REST)
+    return latencies
+
+
+def pty_floor(samples: int) -> list[float]:
+    """A line written into a pty's master -> a thread blocked in select() on the slave has it."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    arrived = threading.Event()
+    when: list[float] = []
+
+    def reader():
+        while True:
+            select.select([slave], [], [])
+            data = os.read(slave, 64)
+            when.append(time.perf_counter())
+            arrived.set()
+            if data == b"stop\n":
+                return
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    latencies = []
+    try:
+        for _ in range(samples):
+            arrived.clear()
+            start = time.perf_counter()
+            os.write(master, b"DM1 DN 1 G 5 *69\n")
+            if not arrived.wait(WAIT):
+                raise RuntimeError("a line written into a pty never arrived")
+            latencies.append((when[-1] - start) * 1000)
+            time.sleep(REST)
+    finally:
+        os.write(master, b"stop\n")
+        thread.join()
+        os.close(master)
+        os.close(slave)
+    return latencies
+
+
+async def run(samples: int, data_dir: str | None):
+    with tempfile.TemporaryDirectory(dir=data_dir) as tmp:
+        room = seated_room(Path(tmp), seed=3)
+        room.attach(asyncio.get_running_loop())
+        try:
+            latencies, handed, seed = await measure(room, samples, 0)
+            alone = await without_serial(room, samples, seed)
+        finally:
+            await room.close()
+            room.store.close()
+    return latencies, handed, alone
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--presses", type=int, default=SAMPLES)
+    parser.add_argument("--data-dir", default=None,
+                        help="where the game's SQLite file goes (default: a temporary folder "
+                             "on the disk; /dev/shm takes the disk's fsync out of the figures)")
+    args = parser.parse_args()
+    latencies, handed, alone = asyncio.run(run(args.presses, args.data_dir))
+    floor = pty_floor(args.presses)
+    print(f"serial DN line (pty) -> accepted command, {SEATS} seats with GREY buttons, "
+          f"{len(latencies)} presses: {figures(latencies)} (target p99 <= 5 ms)")
+    print(f"    of which line -> room.press on the loop: {figures(handed)}")
+    print(f"for comparison, room.press alone on the loop (Table + fsync), {len(alone)} presses: "
+          f"{figures(alone)}")
+    print(f"the floor: a bare line through a pty to a waiting thread, {len(floor)} lines: "
+          f"{figures(floor)}")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+          "(other work on the machine shows in the latencies)")
+
+
+if __name__ == "__main__":
+    main()
