@@ -8,7 +8,8 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.config import GpioSeat
 from hardware.gpio import GpioSource
-from hardware.pad import Notice
+from hardware.serialbox import SerialSource
+from hardware.simbox import SimBox
 from hardware.source import Fallback, KeyboardSource
 from screens.buttons import ButtonTestApp, ButtonTestScreen
 from screens.capture import screen_text
@@ -149,17 +150,39 @@ async def test_a_stuck_button_is_shown_until_released(tmp_path, factory):
         assert "GPIO box" in region_text(app, "#buttons-line")
 
 
-async def test_an_unplugged_usb_box_is_said_in_words_a_player_reads(tmp_path):
+async def until(pilot, app, check, what: str):
+    """Let the kiosk run until check() holds: the box's thread works in real time."""
+    for _ in range(500):
+        if check():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never: {what}; line is {region_text(app, '#buttons-line')!r}")
+
+
+async def test_a_usb_box_unplugged_mid_vote_is_said_and_its_lights_come_back(tmp_path):
+    """A real pty with the simulated box (the firmware's own logic) behind it."""
     room = seated_room(tmp_path, players=4)
-    source = KeyboardSource()
-    app = kiosk(room, buttons=source)
-    async with app.run_test(size=SIZE) as pilot:
-        app._box_notice(Notice("disconnected", detail="read failed"))
-        await settle(app, pilot)
-        assert "unplugged" in region_text(app, "#buttons-line")
-        app._box_notice(Notice("connected"))
-        await settle(app, pilot)
-        assert "unplugged" not in region_text(app, "#buttons-line")
+    view = await advance(room, waiting_for("vote"), prefer=call_votes)
+    voters = sorted(view["waiting"]["seats"])
+    sim = SimBox(seats=4, grey=range(4))
+    app = kiosk(room, buttons=SerialSource(sim.path, retry=(0.01, 0.05)))
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            line = lambda: region_text(app, "#buttons-line")  # noqa: E731
+            await until(pilot, app, lambda: "the USB box, 4 seats" in line(), "hello")
+            await until(pilot, app, lambda: sim.lit() == set(voters), "LEDs for the voters")
+            sim.tap(voters[0], "grey")
+            await until(pilot, app, lambda: room.public_view()["waiting"]["chosen"]
+                        == [voters[0]], "the first vote")
+            sim.unplug()
+            await until(pilot, app, lambda: "unplugged" in line(), "the unplug said")
+            sim.replug()
+            await until(pilot, app, lambda: "the USB box, 4 seats" in line(), "back")
+            # a replugged box starts dark: it is told again who still must vote
+            await until(pilot, app, lambda: sim.lit() == set(voters[1:]), "LEDs again")
+            assert room.public_view()["waiting"]["chosen"] == [voters[0]]  # the vote stood
+    finally:
+        sim.close()
 
 
 async def test_buttons_test_command_shows_each_press_of_the_box_and_the_keyboard(factory):
