@@ -94,10 +94,10 @@ DEMO_NAMES = ("Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus")
 def kiosk_command(args, demo: bool) -> int:
     """The product: the kiosk on this screen, the web server for the phones, one Room."""
     os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")  # no idle redraws on the Pi
+    log_to_journal(args.data_dir)
     problem = port_problem(args.listen, args.port)
     if problem:
-        print(problem, file=sys.stderr)
-        return 2
+        return refuse(problem)
     from .net import base_url
     from .room import Room
     from .store import EventStore, StoreError
@@ -110,8 +110,7 @@ def kiosk_command(args, demo: bool) -> int:
                     os.remove(path + suffix)
         store = EventStore(path)
     except (OSError, StoreError) as error:
-        print(f"cannot open the data directory {args.data_dir}: {error}", file=sys.stderr)
-        return 2
+        return refuse(f"cannot open the data directory {args.data_dir}: {error}")
     if demo:
         room = Room(store, seed=args.seed, bot_delay=max(0.0, args.pace), demo=True)
         room.new_game({"names": list(DEMO_NAMES[:args.players])},
@@ -121,7 +120,6 @@ def kiosk_command(args, demo: bool) -> int:
         room = Room(store)
     from hardware.source import open_source
     from screens.app import KioskApp
-    log_to_journal(args.data_dir)
     buttons, fallback = open_source(args.buttons)
     app = KioskApp(room, port=args.port, listen_host=args.listen,
                    base_url=base_url(args.port, args.address), kiosk=args.kiosk,
@@ -139,14 +137,27 @@ def log_to_journal(data_dir: str) -> None:
     syslog, to a file in the data directory: never to stderr, where Textual draws."""
     import logging
     import logging.handlers
-    try:
+    if os.path.exists("/dev/log"):  # SysLogHandler swallows a missing socket: look first
         handler = logging.handlers.SysLogHandler(address="/dev/log")
         handler.ident = "darkmoon-companion: "
-    except OSError:
-        handler = logging.handlers.RotatingFileHandler(
-            os.path.join(data_dir, "companion.log"), maxBytes=1_000_000, backupCount=2)
+    else:
+        try:
+            os.makedirs(data_dir, exist_ok=True)
+            handler = logging.handlers.RotatingFileHandler(
+                os.path.join(data_dir, "companion.log"), maxBytes=1_000_000, backupCount=2)
+        except OSError:
+            return  # nowhere to write: the refusal below still reaches the screen
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
+
+
+def refuse(message: str) -> int:
+    """A reason not to start: on the screen (seconds before systemd restarts us) and in the
+    journal, where whoever looks later finds it."""
+    import logging
+    logging.getLogger("darkmoon-companion").error("%s", message)
+    print(message, file=sys.stderr)
+    return 2
 
 
 def buttons_command(args) -> int:

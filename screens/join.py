@@ -230,7 +230,7 @@ def seat_list(seats: list, lang: str) -> Text:
     for s in seats:
         t.append(f"{s['seat'] + 1} {s['name']:<12.12} ", "bold")
         if s["claimed"]:
-            t.append(f"✓ {say(lang, 'join.joined')}", "green")
+            t.append(f"√ {say(lang, 'join.joined')}", "green")
         elif s["bot"]:
             t.append(say(lang, "join.bot"), "bright_black")
         else:

@@ -70,7 +70,7 @@ async def test_vote_panel_shows_who_has_chosen_then_every_ballot_in_one_frame(tm
             await pilot.press(GREY_KEYS[seat])  # abstaining is open to every voter
         text = await settle(app, pilot)
         panel = region_text(app, "#live")
-        assert panel.count("✓ has chosen") == len(voters) - 1
+        assert panel.count("√ has chosen") == len(voters) - 1
         assert panel.count("… not yet") == 1
         assert "abstained" not in text and "release 0" not in text
         frames: list[str] = []

@@ -47,7 +47,7 @@ async def test_join_screen_shows_seat_codes_and_claims_as_they_happen(room):
         assert "Seat 3 Cai (bot)" in text  # a bot's seat is marked, and still scannable
         room.claim_seat(tokens[1], "phone-ben")
         text = await settle(app, pilot)
-        assert "2 Ben          ✓ joined" in text
+        assert "2 Ben          √ joined" in text
         assert shown_codes(app) == [f"{BASE}/s/{tokens[0]}", f"{BASE}/s/{tokens[2]}"]
         with pytest.raises(SeatClaimed):
             room.claim_seat(tokens[1], "phone-intruder")

@@ -1,0 +1,162 @@
+"""systemd/install.sh, run into a throwaway root that looks like a fresh Raspberry Pi OS
+(see conftest.py: installed once, the buttons file edited, installed again)."""
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+from .conftest import USER_EDIT
+from .throwaway_root import (INSTALL, REPO, SOURCE_UNIT, UNIT_NAME, free_port,
+                             make_fresh_root, read_unit, read_until, run_install,
+                             spawn_on_pty, stop, unit_launch)
+
+VENV_BIN = "opt/darkmoon-companion/venv/bin/darkmoon-companion"
+
+
+def fields(text: str, name: str) -> list[list[str]]:
+    return [line.split(":") for line in text.splitlines() if line.split(":")[0] == name]
+
+
+def test_the_venv_runs_the_installed_command(installed):
+    done = subprocess.run([str(installed.root / VENV_BIN), "--help"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "--kiosk" in done.stdout and "--data-dir" in done.stdout
+
+
+def test_the_installed_program_is_the_checkout_not_a_link_to_it(installed):
+    """The Pi keeps working if the checkout is moved or deleted: pip copied the code."""
+    python = installed.root / "opt/darkmoon-companion/venv/bin/python"
+    where = subprocess.run([str(python), "-c", "import companion, screens, hardware; "
+                            "print(companion.__file__, screens.__file__, hardware.__file__)"],
+                           capture_output=True, text=True, timeout=60, cwd="/")
+    assert where.returncode == 0, where.stderr
+    for path in where.stdout.split():
+        assert path.startswith(str(installed.root / "opt/darkmoon-companion/venv/lib/"))
+    assert not installed.littered, "pip built inside the checkout"
+
+
+def test_the_unit_is_installed_and_enabled_at_boot(installed):
+    unit = installed.root / "etc/systemd/system" / UNIT_NAME
+    assert unit.read_text() == SOURCE_UNIT.read_text()
+    wants = installed.root / "etc/systemd/system/multi-user.target.wants" / UNIT_NAME
+    assert os.readlink(wants) == f"/etc/systemd/system/{UNIT_NAME}"
+    state = subprocess.run(["systemctl", f"--root={installed.root}", "is-enabled", UNIT_NAME],
+                           capture_output=True, text=True)
+    assert state.stdout.strip() == "enabled"
+
+
+def test_no_login_prompt_competes_for_tty1(installed):
+    """A getty on tty1 would take the console back from the kiosk at boot."""
+    state = subprocess.run(["systemctl", f"--root={installed.root}", "is-enabled",
+                            "getty@tty1.service"], capture_output=True, text=True)
+    assert state.stdout.strip() == "masked"
+    assert not (installed.root / "etc/systemd/system/getty.target.wants/getty@tty1.service"
+                ).exists()
+
+
+def test_the_console_helper_is_installed_where_the_unit_runs_it(installed):
+    service = read_unit(installed.root / "etc/systemd/system" / UNIT_NAME)["Service"]
+    helper = service["ExecStartPre"][0].lstrip("-+").split()[0]
+    path = installed.root / helper.lstrip("/")
+    assert path.is_file() and os.access(path, os.X_OK)
+
+
+def test_the_service_user_is_in_the_gpio_and_dialout_groups(installed):
+    passwd = installed.after["files"]["etc/passwd"]
+    group = installed.after["files"]["etc/group"]
+    [user] = fields(passwd, "darkmoon")
+    assert user[5] == "/var/lib/darkmoon-companion"
+    assert user[6] == "/usr/sbin/nologin"       # a service, not a login
+    assert int(user[2]) < 1000                  # a system user
+    for name in ("gpio", "dialout"):            # gpio made, dialout already there
+        [line] = fields(group, name)
+        assert "darkmoon" in line[3].split(",")
+    assert fields(group, "dialout")[0][2] == "20"  # the existing group was kept, not remade
+
+
+def test_the_buttons_file_is_copied_once_and_a_users_edit_survives(installed):
+    example = (REPO / "hardware" / "buttons.example.toml").read_text()
+    etc = installed.root / "etc/darkmoon-companion"
+    assert (etc / "buttons.example.toml").read_text() == example
+    assert installed.before["files"]["etc/darkmoon-companion/buttons.toml"] == example + USER_EDIT
+    assert installed.after["files"]["etc/darkmoon-companion/buttons.toml"] == example + USER_EDIT
+    assert "keeping your /etc/darkmoon-companion/buttons.toml" in installed.second["stdout"]
+
+
+def test_console_blanking_is_off_from_boot(installed):
+    cmdline = installed.after["files"]["boot/firmware/cmdline.txt"]
+    assert cmdline.count("\n") == 1                       # the Pi reads one line
+    assert cmdline.split().count("consoleblank=0") == 1
+    assert "root=PARTUUID=4e639091-02" in cmdline and "rootwait" in cmdline
+    backup = installed.root / "boot/firmware/cmdline.txt.before-darkmoon"
+    assert "consoleblank" not in backup.read_text()
+
+
+def test_a_second_run_succeeds_and_changes_nothing_it_should_keep(installed):
+    second = installed.second
+    assert second["returncode"] == 0, second["stderr"][-3000:]
+    assert installed.after == installed.before
+    assert "user darkmoon is already there" in second["stdout"]
+    assert "already has consoleblank=0" in second["stdout"]
+
+
+def test_it_says_what_it_could_not_do_in_a_throwaway_root(installed):
+    out = installed.first["stdout"]
+    assert "skipped: apt-get install" in out
+    assert out.rstrip().splitlines()[-1].startswith("install.sh:   - apt-get install")
+
+
+def test_the_units_command_shows_the_kiosk_on_the_console_and_stops_on_sigterm(installed):
+    """ExecStart as systemd runs it (paths moved into the root): on a 120x36 TERM=linux
+    terminal the start screen with the host's code comes up, and SIGTERM (what
+    `systemctl stop` sends) ends it cleanly, well within TimeoutStopSec."""
+    service = read_unit(installed.root / "etc/systemd/system" / UNIT_NAME)["Service"]
+    argv, env, cwd = unit_launch(installed.root, ["--port", str(free_port()),
+                                                  "--address", "192.168.1.23"])
+    proc, master = spawn_on_pty(argv, env, cwd)
+    try:
+        read_until(master, [b"192.168.1.23"])
+    except BaseException:
+        stop(proc, master, 5)
+        raise
+    took = stop(proc, master, float(service["TimeoutStopSec"][0]))
+    assert took is not None, "the kiosk ignored SIGTERM: systemd would SIGKILL it"
+    assert proc.returncode == 0
+    assert (installed.root / "var/lib/darkmoon-companion/games.db").exists()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--colour", "blue"], "unknown option: --colour"),
+    (["--root"], "--root needs a directory"),
+    (["--root", "/nonexistent/pi"], "no such directory"),
+])
+def test_bad_arguments_are_refused_before_anything_is_done(tmp_path, args, says):
+    done = subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True,
+                          timeout=30, cwd=tmp_path)
+    assert done.returncode != 0
+    assert says in done.stderr
+    assert "installing" not in done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_without_root_and_without_root_rights_it_refuses(tmp_path):
+    """`systemd/install.sh` without sudo must not half-install the Pi."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to drop to another user")
+    done = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                           "bash", str(INSTALL)], capture_output=True, text=True, timeout=30)
+    assert done.returncode != 0
+    assert "run it as root: sudo" in done.stderr
+
+
+def test_a_python_too_old_or_missing_is_refused_before_anything_changes(tmp_path):
+    root = make_fresh_root(tmp_path / "root")
+    passwd = (root / "etc" / "passwd").read_text()
+    done = run_install(root, "--python", str(tmp_path / "no-python"))
+    assert done.returncode != 0
+    assert "is not Python 3.11 or newer" in done.stderr
+    assert (root / "etc" / "passwd").read_text() == passwd
+    assert not (root / "opt").exists() and not (root / "etc" / "darkmoon-companion").exists()
