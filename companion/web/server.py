@@ -157,10 +157,13 @@ def encoded(request: web.Request, key: tuple, build) -> bytes:
     return hit[1]
 
 
-async def stream(request: web.Request, audiences: tuple, key: tuple, build,
+async def stream(request: web.Request, audiences: tuple, key: tuple,
+                 build: Callable[[str], dict],
                  allowed: Callable[[], object] = lambda: None) -> web.StreamResponse:
     """Server-Sent Events: a whole payload now and after every change to `audiences`;
     one-off messages for those audiences (a refused button press) as `notice` events.
+    `build(lang)` makes the payload; the language is read again for every message, since a
+    stream opened without ?lang= follows the room's language when the host changes it.
 
     `allowed` is asked again before every message: a seat re-bound to another phone, or a
     game replaced by a new one, must stop reaching the phone that held it. The stream then
@@ -199,7 +202,9 @@ async def stream(request: web.Request, audiences: tuple, key: tuple, build,
                 body = json.dumps({"error": {"code": error.code, "message": error.message}})
                 await response.write(f"event: refused\ndata: {body}\n\n".encode())
                 break
-            chunks = [b"event: view\ndata: " + encoded(request, key, build) + b"\n\n"]
+            lang = lang_of(request, room)
+            payload = encoded(request, key + (lang,), lambda: build(lang))
+            chunks = [b"event: view\ndata: " + payload + b"\n\n"]
             for notice in notices:
                 body = json.dumps(notice, separators=(",", ":"), ensure_ascii=False)
                 chunks.append(f"event: notice\ndata: {body}\n\n".encode())
@@ -255,10 +260,9 @@ async def seat_command(request: web.Request) -> web.Response:
 async def seat_events(request: web.Request) -> web.StreamResponse:
     room = request.app[ROOM_KEY]
     seat = room.check_seat(request.match_info["token"], request[PHONE])
-    lang = lang_of(request, room)
     token, phone = request.match_info["token"], request[PHONE]
-    return await stream(request, (seat, "room"), ("seat", seat, lang),
-                        lambda: seat_payload(room, seat, lang),
+    return await stream(request, (seat, "room"), ("seat", seat),
+                        lambda lang: seat_payload(room, seat, lang),
                         lambda: room.check_seat(token, phone))
 
 
@@ -324,10 +328,9 @@ async def host_lang(request: web.Request) -> web.Response:
 
 async def host_events(request: web.Request) -> web.StreamResponse:
     room = host_room(request)
-    lang = lang_of(request, room)
     token, phone = request.match_info["token"], request[PHONE]
-    return await stream(request, (PUBLIC, "room"), ("host", lang),
-                        lambda: host_payload(room, lang),
+    return await stream(request, (PUBLIC, "room"), ("host",),
+                        lambda lang: host_payload(room, lang),
                         lambda: room.check_host(token, phone))
 
 
@@ -340,9 +343,8 @@ async def board_get(request: web.Request) -> web.Response:
 
 async def board_events(request: web.Request) -> web.StreamResponse:
     room = request.app[ROOM_KEY]
-    lang = lang_of(request, room)
-    return await stream(request, (PUBLIC, "room"), ("board", lang),
-                        lambda: board_payload(room, lang))
+    return await stream(request, (PUBLIC, "room"), ("board",),
+                        lambda lang: board_payload(room, lang))
 
 
 def make_app(room: Room) -> web.Application:

@@ -155,3 +155,20 @@ async def test_a_replaced_game_cuts_every_seat_stream_of_the_old_one(
     for stream in streams.values():
         event, payload = await stream.next()
         assert event == "refused" and payload["error"]["code"] == "unknown_token"
+
+
+async def test_a_stream_opened_without_a_language_follows_the_rooms(
+        room, set_up_game, open_stream):
+    """docs/http-api.md: a stream's message equals the GET. A client that asked for no
+    language gets the room's, also after the host switches it mid-game."""
+    table = await set_up_game(NAMES)
+    board = await open_stream(table.host, "/api/board/events")
+    seat = await open_stream(table.seats[1][0], table.seat_url(1, "/events"))
+    assert (await board.next_view())["room"]["lang"] == "en"
+    await seat.next_view()
+    response = await table.host.post(f"{table.host_url}/lang", json={"lang": "es"})
+    assert response.status == 200
+    spanish = await board.next_view(lambda p: p["room"]["lang"] == "es")
+    assert spanish == await (await table.host.get("/api/board")).json()
+    seat_view = await seat.next_view(lambda p: p["room"]["lang"] == "es")
+    assert seat_view == await (await table.seats[1][0].get(table.seat_url(1))).json()

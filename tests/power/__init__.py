@@ -1,0 +1,1 @@
+"""Power cuts: the real product killed with SIGKILL mid-game and started again."""
