@@ -140,9 +140,9 @@ async def measure(room, factory: MockFactory, seats, samples: int, on_release: b
     return latencies, handed, seed
 
 
-async def without_pins(room, samples: int, seed: int) -> tuple[list[float], int]:
+async def room_press_alone(room, samples: int, seed: int) -> tuple[list[float], int]:
     """The same kind of presses handed straight to room.press on the loop: the Table and its
-    durable commit alone, to tell what the pins add."""
+    durable commit alone, to tell what a box (pins, serial line) adds."""
     latencies = []
     while len(latencies) < samples:
         seed += 1
@@ -164,7 +164,7 @@ async def run(samples: int) -> dict[str, list[list[float]]]:
         try:
             *down, seed = await measure(room, factory, WITH_GREY, samples, False, 0)
             *release, seed = await measure(room, factory, SHIPPED, samples, True, seed)
-            alone, _ = await without_pins(room, samples, seed)
+            alone, _ = await room_press_alone(room, samples, seed)
         finally:
             factory.close()
             await room.close()

@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from bench_gpio import REST, button_for, figures, next_moment  # noqa: E402
+from bench_gpio import REST, button_for, figures, next_moment, room_press_alone  # noqa: E402
 
 from hardware.serialbox import SerialSource  # noqa: E402
 from hardware.simbox import SimBox  # noqa: E402
@@ -111,21 +111,6 @@ async def measure(room, samples: int, seed: int) -> tuple[list[float], list[floa
     return latencies, handed, seed
 
 
-async def without_serial(room, samples: int, seed: int) -> list[float]:
-    """The same kind of presses handed straight to room.press on the loop."""
-    latencies = []
-    while len(latencies) < samples:
-        seed += 1
-        view = await next_moment(room, seed)
-        seat, colours = button_for(room, view["waiting"], True)
-        start = time.perf_counter()
-        if await room.press(seat, colours[0]) is None:
-            raise RuntimeError(f"seat {seat} {colours} was not accepted: {view['waiting']}")
-        latencies.append((time.perf_counter() - start) * 1000)
-        await asyncio.sleep(REST)
-    return latencies
-
-
 def pty_floor(samples: int) -> list[float]:
     """A line written into a pty's master -> a thread blocked in select() on the slave has it."""
     master, slave = os.openpty()
@@ -168,7 +153,7 @@ async def run(samples: int, data_dir: str | None):
         room.attach(asyncio.get_running_loop())
         try:
             latencies, handed, seed = await measure(room, samples, 0)
-            alone = await without_serial(room, samples, seed)
+            alone, _ = await room_press_alone(room, samples, seed)
         finally:
             await room.close()
             room.store.close()
