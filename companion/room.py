@@ -269,9 +269,9 @@ class Room:
 
     def lit_seats(self) -> frozenset[int]:
         """Seats whose button LED is on now: who is waited for at a button decision."""
-        if self.table is None or self.table.over:
+        if self.table is None:
             return frozenset()
-        return lit_seats(waiting_view(self.table.state))
+        return lit_seats(waiting_view(self.table.state))  # a game over waits for nobody
 
     async def press(self, seat: int, colour: str) -> dict | None:
         """A seat button. Returns the accepted command, or None when the press means nothing

@@ -46,7 +46,7 @@ class ButtonState:
         self.troubles: dict[tuple, Notice] = {}
 
     def heard(self, notice: Notice) -> None:
-        if notice.kind in ("stuck",):
+        if notice.kind == "stuck":
             self.troubles[("stuck", notice.seat, notice.colour)] = notice
         elif notice.kind == "freed":
             self.troubles.pop(("stuck", notice.seat, notice.colour), None)

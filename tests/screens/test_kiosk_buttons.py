@@ -2,10 +2,6 @@
 the seat LEDs, the line that says which buttons are in use, and the F4 self-test."""
 from __future__ import annotations
 
-import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
-
 from hardware.config import GpioSeat
 from hardware.gpio import GpioSource
 from hardware.serialbox import SerialSource
@@ -22,16 +18,6 @@ PINS = [GpioSeat(black=4 + 4 * n, red=5 + 4 * n, grey=6 + 4 * n, led=7 + 4 * n)
         for n in range(4)]
 
 
-@pytest.fixture
-def factory():
-    saved = Device.pin_factory
-    Device.pin_factory = mock = MockFactory()
-    yield mock
-    mock.reset()
-    mock.close()
-    Device.pin_factory = saved
-
-
 class Clock:
     """Injected time for the box's debounce: each press is held 50 ms, then 50 ms pass."""
     def __init__(self):
@@ -41,82 +27,83 @@ class Clock:
         return self.now
 
 
-def press(factory, pin: int, clock: Clock) -> None:
-    factory.pin(pin).drive_low()  # buttons pull up: low is pressed
+def press(mock_factory, pin: int, clock: Clock) -> None:
+    mock_factory.pin(pin).drive_low()  # buttons pull up: low is pressed
     clock.now += 0.05
-    factory.pin(pin).drive_high()
+    mock_factory.pin(pin).drive_high()
     clock.now += 0.05
 
 
-def lit(factory) -> set[int]:
-    return {seat for seat, pins in enumerate(PINS) if factory.pin(pins.led).state}
+def gpio_kiosk(room, mock_factory, **source):
+    """The kiosk over a GPIO box on mock pins, with the box's clock in the test's hands."""
+    clock = Clock()
+    box = GpioSource(PINS, pin_factory=mock_factory, ticker=False, clock=clock, **source)
+    return clock, box, kiosk(room, buttons=box)
+
+
+def lit(mock_factory) -> set[int]:
+    return {seat for seat, pins in enumerate(PINS) if mock_factory.pin(pins.led).state}
 
 
 async def test_the_seat_whose_turn_it_is_lights_up_and_its_black_button_goes_in(
-        tmp_path, factory):
+        tmp_path, mock_factory):
     room = seated_room(tmp_path, players=4)
     view = await advance(room, waiting_for("participation"))
     seat = view["waiting"]["seats"][0]
-    clock = Clock()
-    box = GpioSource(PINS, pin_factory=factory, ticker=False, clock=clock)
-    app = kiosk(room, buttons=box)
+    clock, _, app = gpio_kiosk(room, mock_factory)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        assert lit(factory) == {seat}  # whose turn it is, and nobody else
+        assert lit(mock_factory) == {seat}  # whose turn it is, and nobody else
         other = (seat + 1) % 4
-        press(factory, PINS[other].black, clock)  # not their turn: means nothing
+        press(mock_factory, PINS[other].black, clock)  # not their turn: means nothing
         await settle(app, pilot)
         assert room.public_view()["task"]["participation"].get(str(other)) is None
-        press(factory, PINS[seat].black, clock)
+        press(mock_factory, PINS[seat].black, clock)
         await settle(app, pilot)
         after = room.public_view()
         assert after["task"]["participation"][str(seat)] == "in"
-        assert seat not in lit(factory)  # its LED goes out once it has chosen
+        assert seat not in lit(mock_factory)  # its LED goes out once it has chosen
         assert "the GPIO box, 4 seats" in region_text(app, "#buttons-line")
 
 
-async def test_during_a_vote_leds_show_who_still_must_vote_never_what(tmp_path, factory):
+async def test_during_a_vote_leds_show_who_still_must_vote_never_what(tmp_path, mock_factory):
     room = seated_room(tmp_path, players=4)
     view = await advance(room, waiting_for("vote"), prefer=call_votes)
     voters = set(view["waiting"]["seats"])
-    clock = Clock()
-    box = GpioSource(PINS, pin_factory=factory, ticker=False, clock=clock)
-    app = kiosk(room, buttons=box)
+    clock, _, app = gpio_kiosk(room, mock_factory)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        assert lit(factory) == voters
+        assert lit(mock_factory) == voters
         first, second = sorted(voters)[:2]
-        press(factory, PINS[first].grey, clock)  # abstain
-        press(factory, PINS[second].red, clock)
+        press(mock_factory, PINS[first].grey, clock)  # abstain
+        press(mock_factory, PINS[second].red, clock)
         await settle(app, pilot)
-        assert lit(factory) == voters - {first, second}
+        assert lit(mock_factory) == voters - {first, second}
         # what they chose is nowhere in the LEDs: both voters' LEDs are simply off
         assert room.public_view()["waiting"]["chosen"] == sorted({first, second})
 
 
-async def test_f4_self_test_shows_seat_and_colour_and_never_plays(tmp_path, factory):
+async def test_f4_self_test_shows_seat_and_colour_and_never_plays(tmp_path, mock_factory):
     room = seated_room(tmp_path, players=4)
     view = await advance(room, waiting_for("participation"))
     seat = view["waiting"]["seats"][0]
-    clock = Clock()
-    box = GpioSource(PINS, pin_factory=factory, ticker=False, clock=clock)
-    app = kiosk(room, buttons=box)
+    clock, _, app = gpio_kiosk(room, mock_factory)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         state = room.table.state_id
         await pilot.press("f4")
         assert isinstance(app.screen, ButtonTestScreen)
-        press(factory, PINS[seat].black, clock)
-        press(factory, PINS[2].red, clock)
+        press(mock_factory, PINS[seat].black, clock)
+        press(mock_factory, PINS[2].red, clock)
         text = await settle(app, pilot)
         assert f"Seat {seat + 1}" in text and "BLACK" in text
         assert "Seat 3 Cai" in text and "RED" in text
-        assert lit(factory) == {2}  # the last press lights its own seat's LED
+        assert lit(mock_factory) == {2}  # the last press lights its own seat's LED
         assert room.table.state_id == state  # nothing was played
         await pilot.press("escape")
         await settle(app, pilot)
-        assert lit(factory) == {seat}  # back to the game's LEDs
-        press(factory, PINS[seat].black, clock)
+        assert lit(mock_factory) == {seat}  # back to the game's LEDs
+        press(mock_factory, PINS[seat].black, clock)
         await settle(app, pilot)
         assert room.public_view()["task"]["participation"][str(seat)] == "in"
 
@@ -134,18 +121,16 @@ async def test_with_no_box_the_kiosk_says_the_keyboard_is_the_buttons_and_why(tm
         assert "el teclado" in region_text(app, "#buttons-line")
 
 
-async def test_a_stuck_button_is_shown_until_released(tmp_path, factory):
-    clock = Clock()
+async def test_a_stuck_button_is_shown_until_released(tmp_path, mock_factory):
     room = seated_room(tmp_path, players=4)
-    box = GpioSource(PINS, pin_factory=factory, ticker=False, clock=clock, stuck_after=8.0)
-    app = kiosk(room, buttons=box)
+    clock, box, app = gpio_kiosk(room, mock_factory, stuck_after=8.0)
     async with app.run_test(size=SIZE) as pilot:
-        factory.pin(PINS[1].red).drive_low()
+        mock_factory.pin(PINS[1].red).drive_low()
         clock.now += 9
         box.tick()
         await settle(app, pilot)
         assert "Seat 2's RED button is held down" in region_text(app, "#buttons-line")
-        factory.pin(PINS[1].red).drive_high()
+        mock_factory.pin(PINS[1].red).drive_high()
         await settle(app, pilot)
         assert "GPIO box" in region_text(app, "#buttons-line")
 
@@ -185,13 +170,13 @@ async def test_a_usb_box_unplugged_mid_vote_is_said_and_its_lights_come_back(tmp
         sim.close()
 
 
-async def test_buttons_test_command_shows_each_press_of_the_box_and_the_keyboard(factory):
+async def test_buttons_test_command_shows_each_press_of_the_box_and_the_keyboard(mock_factory):
     """`darkmoon-companion buttons --test`: wiring a box before any game."""
     clock = Clock()
-    box = GpioSource(PINS, pin_factory=factory, ticker=False, clock=clock)
+    box = GpioSource(PINS, pin_factory=mock_factory, ticker=False, clock=clock)
     app = ButtonTestApp(box)
     async with app.run_test(size=SIZE) as pilot:
-        press(factory, PINS[3].grey, clock)
+        press(mock_factory, PINS[3].grey, clock)
         await pilot.press("2")  # the keyboard's seat 2 BLACK works here too
         await pilot.press("escape")  # Esc does not leave a blank screen behind
         for _ in range(3):
@@ -199,5 +184,5 @@ async def test_buttons_test_command_shows_each_press_of_the_box_and_the_keyboard
         text = screen_text(app)
         assert "Seat 4" in text and "GREY" in text and "Seat 2" in text and "BLACK" in text
         assert "the GPIO box, 4 seats" in text
-        assert lit(factory) == {1}  # the last press (seat 2) lights its LED
-    assert all(not factory.pin(p.led).state for p in PINS)  # closing darkens the box
+        assert lit(mock_factory) == {1}  # the last press (seat 2) lights its LED
+    assert all(not mock_factory.pin(p.led).state for p in PINS)  # closing darkens the box
