@@ -262,10 +262,10 @@ class Room:
         RulesError (nothing changed) or NotReady."""
         if self.table is None:
             raise NotReady("the game has not started")
-        table = self.table
-        await asyncio.get_running_loop().run_in_executor(self._writer, table.submit,
-                                                          actor, command)
-        return {"state_id": table.state_id}
+        events = await asyncio.get_running_loop().run_in_executor(
+            self._writer, self.table.submit, actor, command)
+        # the command's own state: another command may have followed it before we woke
+        return {"state_id": events[-1]["state_id"]}
 
     def lit_seats(self) -> frozenset[int]:
         """Seats whose button LED is on now: who is waited for at a button decision."""

@@ -3,15 +3,18 @@
 Every input (button, phone, kiosk key, host) becomes `submit(actor, command)`. The rules
 decide; the events are committed to SQLite; only then does the state change and anyone hear
 of it. A Table opened on an existing store replays the log and carries on exactly.
+
+The room submits on a writer thread while its loop builds views: the state and how many
+facts belong to it are published together, as one tuple (`_head`), so a view read at any
+moment is one whole state with exactly that state's log.
 """
 from __future__ import annotations
 
 import random
 from typing import Callable
 
-from .darkmoon import (Game, Setup, decide, evolve, public_view, seat_view, start,
-                       visible_facts, waiting_for)
-from .darkmoon.api import apply_event
+from .darkmoon import Game, Setup, public_view, seat_view, start, visible_facts, waiting_for
+from .darkmoon.api import apply_event, step
 from .store import EventStore
 
 PUBLIC = "public"
@@ -26,14 +29,17 @@ class Table:
         self.store = store
         self.game_id = game_id
         self.seed = seed
-        self.state: Game | None = None
-        self.facts: list[dict] = []
+        self.facts: list[dict] = []  # append-only; a state's facts are facts[:its count]
         self._subscribers: list[tuple[object, Subscriber]] = []
         g = None
         for event in events:  # folds in place: a resumed game costs one replay, no copies
             g = apply_event(g, event)
             self._remember(event)
-        self.state = g
+        self._head: tuple[Game, int] = (g, len(self.facts))
+
+    @property
+    def state(self) -> Game:
+        return self._head[0]
 
     # --- opening a game ---
 
@@ -64,11 +70,11 @@ class Table:
         """Decide, append durably, evolve, then notify. Raises a RulesError (and changes
         nothing) for anything the rules refuse."""
         g = self.state
-        events = decide(g, actor, command, _rng(self.seed, g.state_id + 1))
+        events, state = step(g, actor, command, _rng(self.seed, g.state_id + 1))
         self.store.append(self.game_id, g.state_id + 2, events)
-        self.state = evolve(g, events)
-        for event in events:
+        for event in events:  # beyond the published count: no reader looks at them yet
             self._remember(event)
+        self._head = (state, len(self.facts))  # one assignment: readers see old or new
         self._notify()
         return events
 
@@ -90,20 +96,18 @@ class Table:
         return waiting_for(self.state)
 
     def public_view(self) -> dict:
-        view = public_view(self.state)
-        view["log"] = self._log(None)
+        g, count = self._head
+        view = public_view(g)
+        view["log"] = _log(g, self.facts[:count], None)
         return view
 
     def seat_view(self, seat: int) -> dict:
-        view = seat_view(self.state, seat)
-        view["log"] = self._log(seat)
-        view["you"]["private_log"] = [f for f in self.facts if seat in f.get("to", ())]
+        g, count = self._head
+        facts = self.facts[:count]
+        view = seat_view(g, seat)
+        view["log"] = _log(g, facts, seat)
+        view["you"]["private_log"] = [f for f in facts if seat in f.get("to", ())]
         return view
-
-    def _log(self, seat: int | None) -> list[dict]:
-        # After the game every roll and discarded card is shown: the log is sent whole.
-        facts = visible_facts(self.facts, seat, self.over)
-        return facts if self.over else facts[-LOG_LENGTH:]
 
     def subscribe(self, audience, callback: Subscriber) -> Callable[[], None]:
         """Call `callback(audience, view)` after every accepted command; `audience` is
@@ -119,6 +123,13 @@ class Table:
                 views[audience] = (self.public_view() if audience == PUBLIC
                                    else self.seat_view(audience))
             callback(audience, views[audience])
+
+
+def _log(g: Game, facts: list[dict], seat: int | None) -> list[dict]:
+    # After the game every roll and discarded card is shown: the log is sent whole.
+    over = g.outcome is not None
+    facts = visible_facts(facts, seat, over)
+    return facts if over else facts[-LOG_LENGTH:]
 
 
 def _rng(seed: int | None, state_id: int) -> random.Random:

@@ -15,7 +15,7 @@ import pytest
 
 from companion.darkmoon import (HOST, Chance, Ctx, RulesError, Setup, decide, evolve, play,
                                 public_view, replay, seat_view, start)
-from companion.darkmoon.api import apply_event
+from companion.darkmoon.api import apply_event, step
 from companion.darkmoon.data import (COMMANDER, DICE_IN_BOX, FATIGUE_TOKENS,
                                      MIN_PLAYERS_FOR, OUTPOST_TOKENS, STRONG,
                                      TOKENS_TO_LOSE, VARIANTS, WEAK)
@@ -189,7 +189,8 @@ def play_checked(players: int, variants: tuple, choose, seed: int, pure_every: i
                  secrecy_every: int = 1, corrections: float = 0.0):
     """A whole bot game, as simulate.play_game plays it (same seed, same game), checking
     every step. Every `pure_every`-th command also goes through decide + evolve, checking
-    that decide leaves its state alone and gives the same state as playing in place. With
+    that decide leaves its state alone and gives the same state as playing in place, and
+    as the state `step` hands the Table. With
     `corrections`, that share of the steps is a random host correction instead (some of
     them invalid), sent at whatever the game is waiting for."""
     names = tuple(f"P{i}" for i in range(players))
@@ -221,9 +222,10 @@ def play_checked(players: int, variants: tuple, choose, seed: int, pure_every: i
             g = evolve(g, [event])
         elif commands % pure_every == 0:
             before = pickle.dumps(g)
-            (event,) = decide(g, seat, command, rng)
+            (event,), stepped = step(g, seat, command, rng)  # the Table's way: decide + state
             assert pickle.dumps(g) == before, "decide changed the state it was given"
             g = evolve(g, [event])
+            assert same_state(stepped, g), "the Table would show a state its log does not hold"
         else:
             event = play(g, seat, command, Ctx(Chance(rng=rng)))
         commands += 1

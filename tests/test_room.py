@@ -2,6 +2,7 @@
 and a restart that keeps all of it (DESIGN "Seats, phones, buttons")."""
 import asyncio
 import random
+import time
 
 import pytest
 
@@ -192,6 +193,25 @@ async def test_listeners_hear_of_a_command_only_after_it_is_on_disk(tmp_path):
     await room.submit(seat, choice_for(g, seat, random.Random(1)))
     await asyncio.sleep(0.05)  # the writer thread hands the news back to the loop
     assert stored_when_told == [room.table.state_id + 1]
+
+
+async def test_each_vote_is_acknowledged_with_the_state_that_holds_it(tmp_path):
+    """Voters answer at once (DESIGN: a phone's 200 carries the state its command made). The
+    writer may store the next vote before the first voter's answer is sent; the answer must
+    still name the first vote's own state, not a later one the phone has not seen."""
+    room, _seat = await vote_with_a_seat_lacking("weak", tmp_path)
+    g = room.table.state
+    votes = [(seat, {"decision": "vote", "option": list(g.pending.options[seat][0])})
+             for seat in g.pending.seats]
+    sent = [asyncio.create_task(room.submit(seat, command)) for seat, command in votes]
+    await asyncio.sleep(0)  # every vote is handed to the writer thread
+    time.sleep(0.3)  # the loop is busy (a kiosk redraw) while the writer stores them all
+    answers = await asyncio.gather(*sent)
+    stored = room.store.load(room.table.game_id)
+    told = {seat: answer["state_id"] for (seat, _), answer in zip(votes, answers)}
+    assert {seat: stored[state][0]["actor"] for seat, state in told.items()} == \
+        {seat: seat for seat, _ in votes}
+    assert sorted(told.values()) == list(range(g.state_id + 1, g.state_id + 1 + len(votes)))
 
 
 async def test_demo_bots_play_a_whole_game_and_a_phone_can_take_a_seat_over(tmp_path):

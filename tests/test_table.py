@@ -6,13 +6,14 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
 from companion.darkmoon import HOST, NotYourDecision, StaleState
 from companion.simulate import bot_choice
 from companion.store import EventStore
-from companion.table import PUBLIC, Table
+from companion.table import LOG_LENGTH, PUBLIC, Table
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]
 
@@ -145,3 +146,45 @@ def test_every_acknowledged_command_survives_kill_9(tmp_path):
     child.wait()
     resumed = Table.resume(EventStore(path))
     assert resumed.state_id >= acknowledged >= 1
+
+
+def test_a_view_read_while_a_command_is_applied_is_one_whole_state(tmp_path):
+    """The room applies commands on its writer thread while the loop builds views for the
+    phones: a view must show one state and exactly that state's log, never a board from one
+    state with facts from the next (a phone would briefly show a roll or a reveal that its
+    board does not hold yet)."""
+    table = new_table(tmp_path / "game.db")
+    seen = []
+    done = threading.Event()
+
+    def writer():
+        try:
+            play(table, 150, random.Random(5))
+        finally:
+            done.set()
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # hand the GIL over as often as possible: the race shows
+    try:
+        thread = threading.Thread(target=writer)
+        thread.start()
+        while not done.is_set():
+            seen.append(table.public_view())
+            seen.append(table.seat_view(len(seen) % len(NAMES)))
+        thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert table.state_id > 20  # a game long enough for many commands to race the reads
+    whole = Table.resume(EventStore(tmp_path / "game.db"))
+    facts = whole.facts
+    torn = []
+    for view in seen:
+        seat = view["you"]["seat"] if "you" in view else None
+        if view["outcome"] is not None:  # the game is over: every fact, to everyone
+            upto = facts
+        else:
+            upto = [f for f in facts if f["seq"] <= view["state_id"]
+                    and ("to" not in f or seat in f["to"])][-LOG_LENGTH:]
+        if json.loads(json.dumps(view["log"])) != upto:  # the store's facts went through JSON
+            torn.append((view["state_id"], seat))
+    assert not torn, f"{len(torn)} of {len(seen)} views mixed two states, e.g. {torn[:3]}"

@@ -28,8 +28,14 @@ def start(setup: Setup | dict, rng: random.Random) -> list[dict]:
 def decide(state: Game, actor, command, rng: random.Random) -> list[dict]:
     """The events a command causes, or a RulesError saying why it is refused. `actor` is a
     seat number, or "host" for corrections. The state passed in is never changed."""
+    return step(state, actor, command, rng)[0]
+
+
+def step(state: Game, actor, command, rng: random.Random) -> tuple[list[dict], Game]:
+    """decide(), and the state its events lead to: what evolve(state, events) returns,
+    without cloning the state and playing the command a second time (the Table's hot path)."""
     g = state.clone()
-    return [play(g, actor, command, Ctx(Chance(rng=rng)))]
+    return [play(g, actor, command, Ctx(Chance(rng=rng)))], g
 
 
 def play(g: Game, actor, command, ctx: Ctx) -> dict:
