@@ -35,7 +35,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 from hardware.config import GpioSeat, load  # noqa: E402
 from hardware.gpio import GpioSource  # noqa: E402
 from hardware.pad import BLACK, GREY, RED  # noqa: E402
-from tests.screens.table_play import advance, call_votes, seated_room  # noqa: E402
+from tests.table_play import advance, call_votes, seated_room  # noqa: E402
 
 SAMPLES = 300
 ROOT = Path(__file__).resolve().parents[1]

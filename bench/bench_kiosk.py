@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from screens.app import KioskApp  # noqa: E402
 from tests.screens.conftest import region_text  # noqa: E402
-from tests.screens.table_play import advance, call_votes, seated_room  # noqa: E402
+from tests.table_play import advance, call_votes, seated_room  # noqa: E402
 
 SAMPLES = 300
 BLACK_KEYS, RED_KEYS, GREY_KEYS = "1234567", "qwertyu", "asdfghj"

@@ -40,7 +40,7 @@ from bench_gpio import REST, button_for, figures, next_moment, room_press_alone 
 
 from hardware.serialbox import SerialSource  # noqa: E402
 from hardware.simbox import SimBox  # noqa: E402
-from tests.screens.table_play import seated_room  # noqa: E402
+from tests.table_play import seated_room  # noqa: E402
 
 SAMPLES = 300
 SEATS = 7

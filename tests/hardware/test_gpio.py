@@ -16,7 +16,7 @@ from gpiozero import LED
 from hardware.config import GpioSeat, load
 from hardware.gpio import GpioSource, GpioUnavailable
 from hardware.pad import BLACK, GREY, RED, Notice, Press
-from tests.screens.table_play import advance, call_votes, seated_room, waiting_for
+from table_play import advance, call_votes, seated_room, waiting_for
 
 EXAMPLE = load(Path(__file__).resolve().parents[2] / "hardware" / "buttons.example.toml").gpio
 # Three seats with a GREY button each (spare pins), for the count-on-the-way-down rule.

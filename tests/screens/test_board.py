@@ -4,7 +4,7 @@ from __future__ import annotations
 from screens.capture import record_frames
 
 from .conftest import SIZE, kiosk, region_text, settle
-from .table_play import advance, call_votes, seated_room, waiting_for
+from table_play import advance, call_votes, seated_room, waiting_for
 
 BLACK_KEYS, GREY_KEYS = "1234567", "asdfghj"
 

@@ -11,7 +11,7 @@ from screens.buttons import ButtonTestApp, ButtonTestScreen
 from screens.capture import screen_text
 
 from .conftest import SIZE, kiosk, region_text, settle
-from .table_play import advance, call_votes, seated_room, waiting_for
+from table_play import advance, call_votes, seated_room, waiting_for
 
 # seat n: BLACK, RED, GREY, LED (a box with GREY buttons counts a press on the way down)
 PINS = [GpioSeat(black=4 + 4 * n, red=5 + 4 * n, grey=6 + 4 * n, led=7 + 4 * n)

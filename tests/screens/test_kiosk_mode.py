@@ -5,7 +5,7 @@ import os
 import signal
 
 from .conftest import SIZE, kiosk, settle
-from .table_play import seated_room
+from table_play import seated_room
 
 
 async def test_in_kiosk_mode_ctrl_q_and_ctrl_c_do_not_quit(tmp_path):

@@ -9,7 +9,7 @@ from screens.capture import screen_text
 from screens.qr import QrCode
 
 from .conftest import BASE, SIZE, kiosk, settle
-from .table_play import NAMES
+from table_play import NAMES
 
 
 def shown_codes(app) -> list[str]:
@@ -68,7 +68,7 @@ async def test_more_seats_than_fit_page_through_their_codes(room):
 
 
 async def test_a_rebound_seat_gets_its_code_back_during_play(tmp_path):
-    from .table_play import seated_room
+    from table_play import seated_room
     room = seated_room(tmp_path, players=4)
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:

@@ -22,7 +22,7 @@ from screens.join import WifiCode
 from screens.qr import QrCode
 
 from .conftest import SIZE, settle
-from .table_play import NAMES
+from table_play import NAMES
 from .test_qr_scan import code_image
 
 pytestmark = pytest.mark.skipif(shutil.which("zbarimg") is None,

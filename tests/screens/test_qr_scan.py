@@ -11,7 +11,7 @@ from screens.capture import screen_cells
 from screens.qr import QrCode
 
 from .conftest import BASE, SIZE, kiosk, settle
-from .table_play import seated_room
+from table_play import seated_room
 
 SCALE = 4  # pixels per module
 # The top and bottom module of a half-block cell, True where drawn in the light colour.

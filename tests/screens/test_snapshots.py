@@ -6,7 +6,7 @@ from screens.capture import ANSI_NAMES
 
 from . import snapshot
 from .conftest import SIZE, kiosk, region_text, settle
-from .table_play import advance, seated_room, waiting_for
+from table_play import advance, seated_room, waiting_for
 
 CONSOLE = set(ANSI_NAMES.values()) | {"default"}
 

@@ -1,4 +1,4 @@
-"""Driving a real Room to a wanted moment of a seeded game, for the kiosk's tests and bench.
+"""Driving a real Room to a wanted moment of a seeded game, for the kiosk and button tests and benches.
 Seats are claimed by named phones (no bots), so nothing moves unless the test moves it."""
 from __future__ import annotations
 
