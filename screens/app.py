@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import select
 import signal
+import sys
 import time
 
 from textual import events
@@ -94,6 +96,8 @@ class KioskApp(App):
         self.show_leds()
         self.sync()
         self.watch_network()  # the join codes follow the Pi's address (issue 4)
+        if not self.is_headless:
+            self.set_interval(self.TERMINAL_EVERY, self.check_terminal)
         # A full garbage collection walks every object of Textual and of the game: measured
         # here as 60-90 ms pauses, the kiosk's slowest repaints. What exists once the kiosk is
         # up lives as long as it does, so take it out of the collector's sight.
@@ -108,6 +112,16 @@ class KioskApp(App):
             asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
         if self._runner is not None:
             await self._runner.cleanup()
+
+    TERMINAL_EVERY = 2.0  # seconds; a check is one poll() of the input
+
+    def check_terminal(self) -> None:
+        """Exit once the terminal is gone (a terminal emulator or test harness that closed
+        its end of our pseudo-terminal without a hang-up signal): Textual's input thread
+        would otherwise read end-of-file in a loop at full CPU for as long as we run."""
+        if terminal_gone(sys.__stdin__.fileno()):
+            log.warning("the terminal has gone away: the kiosk stops")
+            self.exit()
 
     # --- drawing ---
 
@@ -270,3 +284,11 @@ class KioskApp(App):
                 self.base_url, self.offline, redraw = url, offline, True
         if redraw:
             self.sync()
+
+
+def terminal_gone(fd: int) -> bool:
+    """True when `fd` has hung up: poll() always reports POLLHUP, asked for or not. A
+    console (tty1) never hangs up; a pseudo-terminal does when its other end is closed."""
+    poller = select.poll()
+    poller.register(fd, 0)
+    return any(mask & select.POLLHUP for _fd, mask in poller.poll(0))

@@ -128,6 +128,28 @@ def test_the_units_command_shows_the_kiosk_on_the_console_and_stops_on_sigterm(i
     assert (installed.root / "var/lib/darkmoon-companion/games.db").exists()
 
 
+def test_the_kiosk_stops_when_its_terminal_goes_away(installed):
+    """A terminal emulator (foot, in the Wayland alternative) or a harness that closes its end
+    of the kiosk's pseudo-terminal sends no hang-up signal: the kiosk notices and exits
+    instead of running on with nobody able to see or stop it (Textual's input thread would
+    spin on end-of-file at full CPU)."""
+    argv, env, cwd = unit_launch(installed.root, ["--port", str(free_port()),
+                                                  "--address", "192.168.1.23"])
+    proc, master = spawn_on_pty(argv, env, cwd)
+    try:
+        read_until(master, [b"192.168.1.23"])
+    except BaseException:
+        stop(proc, master, 5)
+        raise
+    os.close(master)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail("the kiosk kept running on a terminal that had gone away")
+
+
 @pytest.mark.parametrize("args, says", [
     (["--colour", "blue"], "unknown option: --colour"),
     (["--root"], "--root needs a directory"),
