@@ -67,8 +67,8 @@ class Table:
     # --- the one way in ---
 
     def submit(self, actor, command: dict) -> list[dict]:
-        """Decide, append durably, evolve, then notify. Raises a RulesError (and changes
-        nothing) for anything the rules refuse."""
+        """Decide, append durably, publish the new state, then notify. Raises a RulesError
+        (and changes nothing) for anything the rules refuse."""
         g = self.state
         events, state = step(g, actor, command, _rng(self.seed, g.state_id + 1))
         self.store.append(self.game_id, g.state_id + 2, events)
