@@ -79,12 +79,9 @@ def button_for(room, waiting: dict, grey_buttons: bool) -> tuple[int, list[str] 
     return seat, None  # only the BLACK+RED chord (GREY) would do, and it counts going down
 
 
-async def measure(room, factory: MockFactory, seats, samples: int, on_release: bool,
-                  seed: int) -> tuple[list[float], int]:
-    loop = asyncio.get_running_loop()
-    pins_thread = ThreadPoolExecutor(1, thread_name_prefix="pins")  # stands in for lgpio's
-    accepted: list = []
-
+def timed_hand_off(room, loop, accepted: list):
+    """The box's press callback, as the kiosk wires it: each press goes to room.press on the
+    loop; `accepted` gets a future of (command, reached room.press, returned) per press."""
     async def to_table(press):
         reached = time.perf_counter()
         command = await room.press(press.seat, press.colour)
@@ -92,7 +89,15 @@ async def measure(room, factory: MockFactory, seats, samples: int, on_release: b
 
     def on_press(press):
         accepted.append(asyncio.run_coroutine_threadsafe(to_table(press), loop))
+    return on_press
 
+
+async def measure(room, factory: MockFactory, seats, samples: int, on_release: bool,
+                  seed: int) -> tuple[list[float], int]:
+    loop = asyncio.get_running_loop()
+    pins_thread = ThreadPoolExecutor(1, thread_name_prefix="pins")  # stands in for lgpio's
+    accepted: list = []
+    on_press = timed_hand_off(room, loop, accepted)
     source = GpioSource(seats, pin_factory=factory)  # ticker thread on, real clock
     source.start(on_press, lambda notice: print(f"unexpected notice: {notice}"))
     latencies: list[float] = []

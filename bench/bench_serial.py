@@ -36,7 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from bench_gpio import REST, button_for, figures, next_moment, room_press_alone  # noqa: E402
+from bench_gpio import (REST, button_for, figures, next_moment, room_press_alone,  # noqa: E402
+                        timed_hand_off)
 
 from hardware.serialbox import SerialSource  # noqa: E402
 from hardware.simbox import SimBox  # noqa: E402
@@ -53,14 +54,7 @@ async def measure(room, samples: int, seed: int) -> tuple[list[float], list[floa
     sim = SimBox(seats=SEATS, grey=range(SEATS))
     accepted: list = []
     connected = asyncio.Event()
-
-    async def to_table(press):
-        reached = time.perf_counter()
-        command = await room.press(press.seat, press.colour)
-        return command, reached, time.perf_counter()
-
-    def on_press(press):
-        accepted.append(asyncio.run_coroutine_threadsafe(to_table(press), loop))
+    on_press = timed_hand_off(room, loop, accepted)
 
     def on_notice(notice):
         if notice.kind == "connected":

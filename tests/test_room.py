@@ -148,7 +148,9 @@ async def test_a_press_that_means_nothing_now_changes_nothing(tmp_path):
     assert room.table.public_view() == before
 
 
-async def vote_with_a_seat_lacking(colour: str, tmp_path):
+async def room_at_a_vote(tmp_path, wanted=lambda g: True) -> Room:
+    """The first seeded game (its own folder under tmp_path) that reaches a vote where
+    `wanted(game)` holds; rooms tried and passed over are closed."""
     for seed in range(40):
         (tmp_path / str(seed)).mkdir()
         room = claimed_room(tmp_path / str(seed), seed=seed)
@@ -156,13 +158,22 @@ async def vote_with_a_seat_lacking(colour: str, tmp_path):
         try:
             await advance(room, lambda g: g.pending.kind == "vote" or g.outcome is not None)
         except AssertionError:
-            continue
+            pass
         g = room.table.state
-        if g.outcome is None:
-            for seat in g.pending.seats:
-                if g.seats[seat].dice[colour] == 0:
-                    return room, seat
-    pytest.fail("no seeded game had a voter without that colour")
+        if g.outcome is None and g.pending.kind == "vote" and wanted(g):
+            return room
+        await room.close()
+        room.store.close()
+    pytest.fail("no seeded game reached such a vote")
+
+
+def voters_lacking(g, colour: str) -> list[int]:
+    return [seat for seat in g.pending.seats if g.seats[seat].dice[colour] == 0]
+
+
+async def vote_with_a_seat_lacking(colour: str, tmp_path):
+    room = await room_at_a_vote(tmp_path, lambda g: voters_lacking(g, colour))
+    return room, voters_lacking(room.table.state, colour)[0]
 
 
 async def test_a_vote_with_a_colour_the_seat_lacks_is_refused_on_that_phone_only(tmp_path):
@@ -199,7 +210,7 @@ async def test_each_vote_is_acknowledged_with_the_state_that_holds_it(tmp_path):
     """Voters answer at once (DESIGN: a phone's 200 carries the state its command made). The
     writer may store the next vote before the first voter's answer is sent; the answer must
     still name the first vote's own state, not a later one the phone has not seen."""
-    room, _seat = await vote_with_a_seat_lacking("weak", tmp_path)
+    room = await room_at_a_vote(tmp_path)
     g = room.table.state
     votes = [(seat, {"decision": "vote", "option": list(g.pending.options[seat][0])})
              for seat in g.pending.seats]

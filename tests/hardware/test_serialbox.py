@@ -2,7 +2,6 @@
 firmware logic (hardware/firmware/box.py) on virtual pins, the real pyserial reader thread,
 and for the vote, a real Room over a real SQLite store."""
 import asyncio
-import os
 import threading
 import time
 
@@ -14,7 +13,7 @@ from hardware.firmware import dmproto
 from hardware.pad import BLACK, GREY, RED, Notice, Press
 from hardware.serialbox import FALLBACK_PORT, SerialSource, find_port
 from hardware.simbox import SimBox
-from test_room import advance, claimed_room
+from test_room import room_at_a_vote
 
 WAIT = 10.0  # seconds: a guard against a hang, never a measure of speed
 FAST_RETRY = (0.01, 0.05)
@@ -332,23 +331,6 @@ async def until(check, what: str) -> None:
         await asyncio.sleep(0.005)
 
 
-async def room_at_a_vote(tmp_path):
-    for seed in range(40):
-        os.makedirs(tmp_path / str(seed))
-        room = claimed_room(tmp_path / str(seed), seed=seed)
-        room.attach(asyncio.get_running_loop())
-        try:
-            await advance(room, lambda g: g.pending.kind == "vote" or g.outcome is not None)
-        except AssertionError:
-            pass
-        g = room.table.state
-        if g.outcome is None and g.pending.kind == "vote" and len(g.pending.seats) >= 3:
-            return room
-        await room.close()
-        room.store.close()
-    pytest.fail("no seeded game reached a vote")
-
-
 def wire_to_room(room, source: SerialSource, heard: Heard) -> list:
     """What the kiosk does: a press becomes room.press on the loop, and the LEDs show who
     still has to vote."""
@@ -384,7 +366,7 @@ def ballot_for(room, seat: int) -> tuple[str, str]:
 
 
 async def test_unplug_and_replug_in_the_middle_of_a_vote(tmp_path, boxes):
-    room = await room_at_a_vote(tmp_path)
+    room = await room_at_a_vote(tmp_path, lambda g: len(g.pending.seats) >= 3)
     sim = boxes(seats=4, grey={0, 1})  # seats 3 and 4 abstain with BLACK + RED
     source, heard = SerialSource(sim.path, retry=FAST_RETRY), Heard()
     try:

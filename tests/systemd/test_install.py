@@ -109,11 +109,8 @@ def test_it_says_what_it_could_not_do_in_a_throwaway_root(installed):
     assert out.rstrip().splitlines()[-1].startswith("install.sh:   - apt-get install")
 
 
-def test_the_units_command_shows_the_kiosk_on_the_console_and_stops_on_sigterm(installed):
-    """ExecStart as systemd runs it (paths moved into the root): on a 120x36 TERM=linux
-    terminal the start screen with the host's code comes up, and SIGTERM (what
-    `systemctl stop` sends) ends it cleanly, well within TimeoutStopSec."""
-    service = read_unit(installed.root / "etc/systemd/system" / UNIT_NAME)["Service"]
+def kiosk_drawn(installed) -> tuple[subprocess.Popen, int]:
+    """The unit's ExecStart on a 120x36 pty, once its start screen shows the address."""
     argv, env, cwd = unit_launch(installed.root, ["--port", str(free_port()),
                                                   "--address", "192.168.1.23"])
     proc, master = spawn_on_pty(argv, env, cwd)
@@ -122,6 +119,15 @@ def test_the_units_command_shows_the_kiosk_on_the_console_and_stops_on_sigterm(i
     except BaseException:
         stop(proc, master, 5)
         raise
+    return proc, master
+
+
+def test_the_units_command_shows_the_kiosk_on_the_console_and_stops_on_sigterm(installed):
+    """ExecStart as systemd runs it (paths moved into the root): on a 120x36 TERM=linux
+    terminal the start screen with the host's code comes up, and SIGTERM (what
+    `systemctl stop` sends) ends it cleanly, well within TimeoutStopSec."""
+    service = read_unit(installed.root / "etc/systemd/system" / UNIT_NAME)["Service"]
+    proc, master = kiosk_drawn(installed)
     took = stop(proc, master, float(service["TimeoutStopSec"][0]))
     assert took is not None, "the kiosk ignored SIGTERM: systemd would SIGKILL it"
     assert proc.returncode == 0
@@ -133,14 +139,7 @@ def test_the_kiosk_stops_when_its_terminal_goes_away(installed):
     of the kiosk's pseudo-terminal sends no hang-up signal: the kiosk notices and exits
     instead of running on with nobody able to see or stop it (Textual's input thread would
     spin on end-of-file at full CPU)."""
-    argv, env, cwd = unit_launch(installed.root, ["--port", str(free_port()),
-                                                  "--address", "192.168.1.23"])
-    proc, master = spawn_on_pty(argv, env, cwd)
-    try:
-        read_until(master, [b"192.168.1.23"])
-    except BaseException:
-        stop(proc, master, 5)
-        raise
+    proc, master = kiosk_drawn(installed)
     os.close(master)
     try:
         proc.wait(timeout=15)
