@@ -58,8 +58,8 @@ async def next_moment(room, seed: int) -> dict:
             return await advance(room, pressable, seed=seed, prefer=call_votes)
         except AssertionError:  # the game ended: deal another
             room.table = None
-            room.lobby["game_id"] = None
-            room.start()
+            room.lobby = dict(room.lobby, game_id=None)
+            await room.start()
 
 
 def button_for(room, waiting: dict, grey_buttons: bool) -> tuple[int, list[str] | None]:
@@ -163,7 +163,7 @@ async def room_press_alone(room, samples: int, seed: int) -> tuple[list[float], 
 
 async def run(samples: int) -> dict[str, list[list[float]]]:
     with tempfile.TemporaryDirectory() as tmp:
-        room = seated_room(Path(tmp), seed=3)
+        room = await seated_room(Path(tmp), seed=3)
         room.attach(asyncio.get_running_loop())
         factory = MockFactory()
         try:

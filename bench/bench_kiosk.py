@@ -39,7 +39,7 @@ def pressable(view) -> bool:
 
 async def measure(samples: int) -> list[float]:
     with tempfile.TemporaryDirectory() as tmp:
-        room = seated_room(Path(tmp), seed=3)
+        room = await seated_room(Path(tmp), seed=3)
         app = KioskApp(room, serve=False, base_url="http://192.168.100.123:8080")
         latencies: list[float] = []
         async with app.run_test(size=(120, 36)) as pilot:
@@ -63,8 +63,8 @@ async def measure(samples: int) -> list[float]:
                     view = await advance(room, pressable, seed=seed, prefer=call_votes)
                 except AssertionError:  # the game ended: deal another
                     room.table = None
-                    room.lobby["game_id"] = None
-                    room.start()
+                    room.lobby = dict(room.lobby, game_id=None)
+                    await room.start()
                     continue
                 await pilot.pause()
                 waiting = view["waiting"]

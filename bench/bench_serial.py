@@ -143,7 +143,7 @@ def pty_floor(samples: int) -> list[float]:
 
 async def run(samples: int, data_dir: str | None):
     with tempfile.TemporaryDirectory(dir=data_dir) as tmp:
-        room = seated_room(Path(tmp), seed=3)
+        room = await seated_room(Path(tmp), seed=3)
         room.attach(asyncio.get_running_loop())
         try:
             latencies, handed, seed = await measure(room, samples, 0)

@@ -5,6 +5,7 @@ fresh data directory, and (b) the join screen with every seat's code when a game
 up; then the process's resident memory after a bot-played demo game has run for a while.
 Targets (issue 3): start to join screen <= 2 s, resident memory <= 120 MB.
 """
+import asyncio
 import fcntl
 import os
 import pty
@@ -98,7 +99,8 @@ def main() -> None:
             start_screen.append(timed_start(fresh, [b"192.168.1.23"]))
         with tempfile.TemporaryDirectory() as data:
             store = EventStore(Path(data) / "games.db")
-            Room(store).new_game({"names": ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]})
+            asyncio.run(Room(store).new_game({"names": ["Ana", "Ben", "Cai", "Dee", "Eli",
+                                                        "Fay", "Gus"]}))
             store.close()
             join_screen.append(timed_start(data, [b"Gus", "▄▄▄▄▄".encode()]))
     print(f"start -> start screen (host code), {RUNS} runs: "

@@ -49,7 +49,7 @@ from companion.web.server import start_server
 async def main():
     room = Room(EventStore(sys.argv[1]), seed=int(sys.argv[2]), bot_delay=0)
     room.attach(asyncio.get_running_loop())
-    room.new_game({"names": json.loads(sys.argv[3])})
+    await room.new_game({"names": json.loads(sys.argv[3])})
     runner = await start_server(room, "127.0.0.1", 0)
     print(json.dumps({"port": runner.addresses[0][1], "host": room.host_token,
                       "seats": room.kiosk_view()["seat_tokens"]}), flush=True)

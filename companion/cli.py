@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import sys
@@ -100,7 +101,7 @@ def kiosk_command(args, demo: bool) -> int:
         return refuse(problem)
     from .net import base_url
     from .room import Room
-    from .store import EventStore, StoreError
+    from .salvage import StoreUnavailable, open_room
     try:
         os.makedirs(args.data_dir, exist_ok=True)
         path = os.path.join(args.data_dir, "demo.db" if demo else "games.db")
@@ -108,28 +109,43 @@ def kiosk_command(args, demo: bool) -> int:
             for suffix in ("", "-wal", "-shm"):  # each demo starts afresh
                 if os.path.exists(path + suffix):
                     os.remove(path + suffix)
-        store = EventStore(path)
-    except (OSError, StoreError) as error:
+    except OSError as error:
         return refuse(f"cannot open the data directory {args.data_dir}: {error}")
+    def make_room(store):
+        if demo:
+            return Room(store, seed=args.seed, bot_delay=max(0.0, args.pace), demo=True)
+        return Room(store)
+    try:  # a damaged games file is set aside and salvaged, never a crash loop under systemd
+        store, room, salvage = open_room(path, make_room, announce=salvaging)
+    except StoreUnavailable as error:
+        return refuse(error.message)
     if demo:
-        room = Room(store, seed=args.seed, bot_delay=max(0.0, args.pace), demo=True)
-        room.new_game({"names": list(DEMO_NAMES[:args.players])},
-                      bots=list(range(args.players)))
-        room.start()
-    else:
-        room = Room(store)
+        asyncio.run(demo_game(room, args.players))
     from hardware.source import open_source
     from screens.app import KioskApp
     buttons, fallback = open_source(args.buttons)
     app = KioskApp(room, port=args.port, listen_host=args.listen,
                    base_url=base_url(args.port, args.address), kiosk=args.kiosk,
-                   buttons=buttons, buttons_fallback=fallback)
+                   buttons=buttons, buttons_fallback=fallback, salvage=salvage)
     app.address_source, app.hotspot = hotspot.for_kiosk(args)
     try:
         app.run()
     finally:
         store.close()
     return app.return_code or 0
+
+
+async def demo_game(room, players: int) -> None:
+    """Deal the demo's game before the kiosk starts: every seat a bot until a phone takes it."""
+    await room.new_game({"names": list(DEMO_NAMES[:players])}, bots=list(range(players)))
+    await room.start()
+
+
+def salvaging() -> None:
+    """Said on the screen before the kiosk takes it, while a damaged store is salvaged."""
+    from .lang import text
+    for lang in ("en", "es"):
+        print(text(lang, "kiosk.damaged.salvaging"), file=sys.stderr, flush=True)
 
 
 def log_to_journal(data_dir: str) -> None:

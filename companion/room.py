@@ -2,62 +2,39 @@
 which seat, the game being set up or played, the seat buttons and the bots, and the fan-out
 of views to the kiosk, the phones and the board page.
 
-All of it runs on one asyncio loop (the kiosk's). Table.submit, which fsyncs, runs on one
-writer thread, so a slow SD card never stalls the screen; a command is acknowledged only
-after its events are on disk. The room itself (seat tokens, claims) is kept in the store's
-settings, so a power cut loses no seat either.
+All of it runs on one asyncio loop (the kiosk's). Every write to the store (a command's
+events, the room's own record) runs on one writer thread, so a slow or stalled SD card never
+freezes the screen or the phones. Save, then change: a change to the room (a claim, a re-bind,
+a new game, the language) is built as a new record, written, and only then shown in memory; an
+error answer means nothing changed, on disk or in memory. The room (seat tokens, claims) is
+kept in the store's settings, so a power cut loses no seat either.
+
+Room changes and command authorisation take one lock, and every write queues on the one writer
+thread in that order: a command authorised for a phone is always stored before a re-bind that
+came after it, and never after one that came before.
 """
 from __future__ import annotations
 
 import asyncio
+import copy
+import logging
 import random
 import secrets
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from .buttons import lit_seats, press_command
 from .darkmoon import BadSetup, RulesError, Setup
 from .darkmoon.views import waiting_view
-from .store import EventStore
+from .store import EventStore, StoreError
+from .refusals import (BadRequest, GameInProgress, NotReady, NotYourSeat,  # noqa: F401
+                       OneSeatPerPhone, RoomError, SeatClaimed, StorageFailed, UnknownToken)
 from .table import PUBLIC, Table
 
 SETTING = "room"
 NOTICES = 8  # recent public notices (a refused scan, a re-bound phone) the kiosk shows
-
-
-class RoomError(Exception):
-    """A refusal outside the rules: unknown token, someone else's seat, a game not started.
-    `code` is stable for clients; `status` is the HTTP status the web layer answers with."""
-    code = "room_error"
-    status = 409
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class UnknownToken(RoomError):
-    code, status = "unknown_token", 404
-
-
-class SeatClaimed(RoomError):
-    code, status = "seat_claimed", 409
-
-
-class NotYourSeat(RoomError):
-    code, status = "not_your_seat", 403
-
-
-class NotReady(RoomError):
-    code, status = "not_ready", 409
-
-
-class BadRequest(RoomError):
-    code, status = "bad_request", 400
-
-
-class GameInProgress(RoomError):
-    code, status = "game_in_progress", 409
+log = logging.getLogger(__name__)
 
 
 def new_token() -> str:
@@ -79,33 +56,61 @@ class Room:
         self.demo = demo
         self.loop: asyncio.AbstractEventLoop | None = None
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="table-writer")
+        self._lock = asyncio.Lock()  # room changes and command authorisation, in order
         self._listeners: list[tuple[object, Listener]] = []
         self._bot_rng = random.Random(seed)
         self._bot_tasks: set[asyncio.Task] = set()
         self.notices: list[dict] = []
+        self.notice_count = 0  # every notice so far: a page tells which of them are new
         self.version = 0  # rises with every change anyone could see; caches key on it
         saved = store.setting(SETTING) or {}
         self.host_token: str = saved.get("host_token") or new_token()
         self.host_phone: str | None = saved.get("host_phone")
         self.lang: str = saved.get("lang", "en")
+        # Never changed in place once shown: a change builds a new lobby and replaces it.
         self.lobby: dict | None = saved.get("lobby")
         self.table: Table | None = None
         if self.lobby and self.lobby.get("game_id") is not None:
             self.table = Table.resume(store, self.lobby["game_id"])
             self._watch_table()
-        self._save()
+        # Before the loop serves anyone: the first host code is on disk before it is shown.
+        store.put_setting(SETTING, self._record())
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         """Run on `loop` (the kiosk's): table changes come back to it, bots play on it."""
         self.loop = loop
         self._schedule_bots()
 
-    # --- persistence ---
+    # --- persistence: save, then change ---
 
-    def _save(self) -> None:
-        self.store.put_setting(SETTING, {"host_token": self.host_token,
-                                         "host_phone": self.host_phone,
-                                         "lang": self.lang, "lobby": self.lobby})
+    def _record(self, **changes) -> dict:
+        """The room's record as it stands, with `changes`: what a change writes."""
+        record = {"host_token": self.host_token, "host_phone": self.host_phone,
+                  "lang": self.lang, "lobby": self.lobby}
+        record.update(changes)
+        return record
+
+    async def _write(self, fn, *args):
+        """Run a store write on the writer thread; a refused write becomes StorageFailed."""
+        return await self._stored_as_is(
+            asyncio.get_running_loop().run_in_executor(self._writer, fn, *args))
+
+    @staticmethod
+    async def _stored_as_is(pending: asyncio.Future):
+        try:
+            return await pending
+        except (sqlite3.Error, StoreError, OSError) as error:
+            log.error("the store refused a write: %s", error)
+            raise StorageFailed("the Pi could not save this (its storage is full or "
+                                "failing); nothing changed, try again") from None
+
+    async def _commit(self, record: dict, *audiences) -> None:
+        """Write the room's new record, then show it: held under the room's lock."""
+        await self._write(self.store.put_setting, SETTING, record)
+        self.host_token, self.host_phone = record["host_token"], record["host_phone"]
+        self.lang, self.lobby = record["lang"], record["lobby"]
+        for audience in audiences:
+            self._tell(audience)
 
     # --- where the room stands ---
 
@@ -119,19 +124,25 @@ class Room:
         return "over" if self.table.over else "play"
 
     def seat_of(self, token: str) -> int:
-        if self.lobby:
+        if self.lobby and isinstance(token, str):
             for i, seat in enumerate(self.lobby["seats"]):
-                if secrets.compare_digest(seat["token"], token):
+                if secrets.compare_digest(seat["token"].encode(), token.encode("utf-8", "replace")):
                     return i
         raise UnknownToken("no seat has this code; scan the code on the kiosk again")
 
     def check_host(self, token: str, phone: str | None) -> None:
-        if not secrets.compare_digest(self.host_token, token):
+        if not secrets.compare_digest(self.host_token.encode(), token.encode("utf-8", "replace")):
             raise UnknownToken("this is not the host's code")
         if self.host_phone is None:
             raise NotYourSeat("open the host's code first: the first phone to open it hosts")
         if phone != self.host_phone:
             raise NotYourSeat("another phone is the host")
+
+    def _as_host(self, host: tuple | None) -> None:
+        """A host's request (token, phone) is checked under the lock, against the host as
+        it stands when the request is acted on."""
+        if host is not None:
+            self.check_host(*host)
 
     def room_view(self) -> dict:
         """What everyone may know about the room: no tokens, no phones, only who has joined."""
@@ -142,7 +153,7 @@ class Room:
             "seats": [] if lobby is None else [
                 {"seat": i, "name": name, "claimed": s["phone"] is not None, "bot": s["bot"]}
                 for i, (name, s) in enumerate(zip(lobby["setup"]["names"], lobby["seats"]))],
-            "notices": list(self.notices),
+            "notices": list(self.notices), "notice_count": self.notice_count,
         }
 
     def kiosk_view(self) -> dict:
@@ -164,30 +175,42 @@ class Room:
 
     # --- phones: host and seats ---
 
-    def claim_host(self, token: str, phone: str) -> None:
-        if not secrets.compare_digest(self.host_token, token):
-            raise UnknownToken("this is not the host's code")
-        if self.host_phone not in (None, phone):
-            self._notice("host_claim_refused")
-            raise SeatClaimed("another phone is already the host")
-        if self.host_phone is None:
-            self.host_phone = phone
-            self._save()
-            self._tell("room")
+    async def claim_host(self, token: str, phone: str) -> None:
+        async with self._lock:
+            if not secrets.compare_digest(self.host_token.encode(),
+                                          token.encode("utf-8", "replace")):
+                raise UnknownToken("this is not the host's code")
+            if self.host_phone not in (None, phone):
+                self._notice("host_claim_refused")
+                raise SeatClaimed("another phone is already the host")
+            if self.host_phone is None:
+                await self._commit(self._record(host_phone=phone), "room")
 
-    def claim_seat(self, token: str, phone: str) -> int:
-        seat = self.seat_of(token)
-        entry = self.lobby["seats"][seat]
-        if entry["phone"] not in (None, phone):
-            self._notice("seat_claim_refused", seat=seat)
-            raise SeatClaimed("this seat is already held by another phone; "
-                              "the host can re-bind it")
-        if entry["phone"] is None:
-            entry["phone"] = phone
-            entry["bot"] = False  # a human takes over a demo bot's seat
-            self._save()
-            self._tell("room")
-        return seat
+    async def new_host_code(self) -> None:
+        """Someone at the Pi replaces a lost host phone: a new host code (shown on the kiosk
+        until a phone opens it); the old code and the old host phone stop working at once.
+        Announced, so it never happens unseen. The game in play goes on."""
+        async with self._lock:
+            await self._commit(self._record(host_token=new_token(), host_phone=None))
+            self._notice("host_replaced")
+
+    async def claim_seat(self, token: str, phone: str) -> int:
+        async with self._lock:
+            seat = self.seat_of(token)
+            entry = self.lobby["seats"][seat]
+            if entry["phone"] not in (None, phone):
+                self._notice("seat_claim_refused", seat=seat)
+                raise SeatClaimed("this seat is already held by another phone; "
+                                  "the host can re-bind it")
+            if entry["phone"] is None:
+                # One phone, one seat: a phone cannot hold two seats' secrets at once.
+                if any(s["phone"] == phone for s in self.lobby["seats"]):
+                    self._notice("seat_claim_refused", seat=seat)
+                    raise OneSeatPerPhone("this phone already holds another seat")
+                lobby = copy.deepcopy(self.lobby)
+                lobby["seats"][seat].update(phone=phone, bot=False)  # a human takes a bot's seat
+                await self._commit(self._record(lobby=lobby), "room")
+            return seat
 
     def check_seat(self, token: str, phone: str | None) -> int:
         seat = self.seat_of(token)
@@ -195,34 +218,41 @@ class Room:
             raise NotYourSeat("this seat belongs to another phone")
         return seat
 
-    def rebind(self, seat: int) -> None:
-        """The host frees a seat whose phone was lost; the next phone to scan takes it.
-        Shown publicly, so nobody can quietly take over someone else's screen."""
-        if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
-            raise UnknownToken(f"no seat {seat}")
-        self.lobby["seats"][seat]["phone"] = None
-        self._save()
-        self._notice("seat_rebound", seat=seat)
+    async def rebind(self, seat: int, *, host: tuple | None = None) -> None:
+        """The host frees a seat whose phone was lost. The seat gets a new code, shown on the
+        kiosk: the old code and the old phone are dead for good, so the kicked phone cannot
+        claim the seat back. Announced on the kiosk and every phone, never unseen."""
+        async with self._lock:
+            self._as_host(host)
+            if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
+                raise UnknownToken(f"no seat {seat}")
+            lobby = copy.deepcopy(self.lobby)
+            lobby["seats"][seat].update(token=new_token(), phone=None)
+            await self._commit(self._record(lobby=lobby))
+            self._notice("seat_rebound", seat=seat)
+            if self.table is not None:
+                self._tell(seat)  # the old phone's stream ends at its next message
 
     # --- setting up and starting a game ---
 
-    def new_game(self, setup: dict, *, lang: str | None = None, bots: list[int] = (),
-                 replace: bool = False) -> None:
+    async def new_game(self, setup: dict, *, lang: str | None = None, bots: list[int] = (),
+                       replace: bool = False, host: tuple | None = None) -> None:
         """Set up the next game: names and options now, statuses dealt at start() once every
         seat is claimed. Refused while a game is being played unless `replace`."""
-        if self.phase == "play" and not replace:
-            raise GameInProgress("a game is being played; finish it or replace it")
-        parsed = Setup.from_json(setup)  # raises BadSetup, naming what is wrong
-        if any(not isinstance(b, int) or not 0 <= b < len(parsed.names) for b in bots):
-            raise BadSetup("bots must be seat numbers")
-        if lang is not None:
-            self.set_lang(lang, save=False)
-        self.lobby = {"setup": parsed.to_json(), "game_id": None,
-                      "seats": [{"token": new_token(), "phone": None, "bot": i in bots}
-                                for i in range(len(parsed.names))]}
-        self.table = None
-        self._save()
-        self._tell("room")
+        async with self._lock:
+            self._as_host(host)
+            if self.phase == "play" and not replace:
+                raise GameInProgress("a game is being played; finish it or replace it")
+            parsed = Setup.from_json(setup)  # raises BadSetup, naming what is wrong
+            if any(not isinstance(b, int) or isinstance(b, bool)
+                   or not 0 <= b < len(parsed.names) for b in bots):
+                raise BadSetup("bots must be seat numbers")
+            lobby = {"setup": parsed.to_json(), "game_id": None,
+                     "seats": [{"token": new_token(), "phone": None, "bot": i in bots}
+                               for i in range(len(parsed.names))]}
+            await self._commit(self._record(lobby=lobby, lang=_lang(lang or self.lang)))
+            self.table = None
+            self._tell("room")
 
     @property
     def can_start(self) -> bool:
@@ -230,40 +260,60 @@ class Room:
         return self.phase == "join" and all(s["phone"] is not None or s["bot"]
                                             for s in self.lobby["seats"])
 
-    def start(self) -> None:
-        if self.lobby is None:
-            raise NotReady("set up a game first")
-        if self.table is not None:
-            raise GameInProgress("the game has already started")
-        if not self.can_start:
-            raise NotReady("status cards are dealt once every seat is claimed")
-        self.table = Table.new(self.store, self.lobby["setup"], seed=self.seed)
-        self.lobby["game_id"] = self.table.game_id
-        self._save()
-        self._watch_table()
-        self._tell("room")
-        self._tell(PUBLIC)
-        for seat in range(len(self.lobby["seats"])):
-            self._tell(seat)
-        self._schedule_bots()
-
-    def set_lang(self, lang: str, save: bool = True) -> None:
-        if lang not in ("en", "es"):
-            raise BadSetup("language must be en or es")
-        self.lang = lang
-        if save:
-            self._save()
+    async def start(self, *, host: tuple | None = None) -> None:
+        async with self._lock:
+            self._as_host(host)
+            if self.lobby is None:
+                raise NotReady("set up a game first")
+            if self.table is not None:
+                raise GameInProgress("the game has already started")
+            if not self.can_start:
+                raise NotReady("status cards are dealt once every seat is claimed")
+            table = await self._write(Table.new, self.store, self.lobby["setup"], self.seed)
+            lobby = copy.deepcopy(self.lobby)
+            lobby["game_id"] = table.game_id
+            await self._commit(self._record(lobby=lobby))
+            self.table = table
+            self._watch_table()
             self._tell("room")
+            self._tell(PUBLIC)
+            for seat in range(len(self.lobby["seats"])):
+                self._tell(seat)
+            self._schedule_bots()
+
+    async def set_lang(self, lang: str, *, host: tuple | None = None) -> None:
+        async with self._lock:
+            self._as_host(host)
+            await self._commit(self._record(lang=_lang(lang)), "room")
 
     # --- commands ---
 
-    async def submit(self, actor, command: dict) -> dict:
+    async def submit(self, actor, command: dict, *, host: tuple | None = None) -> dict:
         """Submit on the writer thread; returns once the events are durable. Raises a
-        RulesError (nothing changed) or NotReady."""
+        RulesError (nothing changed), NotReady or StorageFailed."""
+        async with self._lock:
+            self._as_host(host)
+            pending = self._queue(actor, command)
+        return await self._stored(pending)
+
+    async def seat_submit(self, token: str, phone: str | None, command: dict) -> dict:
+        """A phone's command, authorised once its whole body is here, against the seat's
+        claim and the game as they stand now (a re-bound phone, or one of an earlier game,
+        holding a request open cannot act for the seat afterwards)."""
+        async with self._lock:
+            seat = self.check_seat(token, phone)
+            pending = self._queue(seat, command)
+        return await self._stored(pending)
+
+    def _queue(self, actor, command: dict) -> asyncio.Future:
+        """Put the command on the writer's queue now, in lock order, for the current game."""
         if self.table is None:
             raise NotReady("the game has not started")
-        events = await asyncio.get_running_loop().run_in_executor(
+        return asyncio.get_running_loop().run_in_executor(
             self._writer, self.table.submit, actor, command)
+
+    async def _stored(self, pending: asyncio.Future) -> dict:
+        events = await self._stored_as_is(pending)
         # the command's own state: another command may have followed it before we woke
         return {"state_id": events[-1]["state_id"]}
 
@@ -284,7 +334,7 @@ class Room:
             return None
         try:
             await self.submit(seat, command)
-        except RulesError as error:
+        except (RulesError, StorageFailed) as error:
             self._deliver(seat, {"refusal": {"code": error.code, "message": error.message,
                                              "button": colour}})
             return None
@@ -324,6 +374,7 @@ class Room:
 
     def _notice(self, kind: str, **data) -> None:
         self.notices = (self.notices + [{"k": kind, **data}])[-NOTICES:]
+        self.notice_count += 1
         self._tell("room")
 
     # --- bots (demo seats) ---
@@ -354,8 +405,16 @@ class Room:
             await self.submit(seat, command)
         except RulesError:
             pass  # another seat moved first (a vote, a human): the next change reschedules
+        except StorageFailed:
+            pass  # said in the log by _stored; a human's next move wakes the bots again
 
     async def close(self) -> None:
         for task in list(self._bot_tasks):
             task.cancel()
         self._writer.shutdown(wait=True)
+
+
+def _lang(lang) -> str:
+    if lang not in ("en", "es"):
+        raise BadSetup("language must be en or es")
+    return lang

@@ -6,7 +6,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 # Bump when the tables change; a file with a newer version is refused rather than misread.
@@ -65,7 +65,7 @@ class EventStore:
     used from a writer thread (fsync on an SD card can stall; keep it off the UI's loop).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, busy_ms: int = 5000) -> None:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, so one append is exactly one
         # transaction, never merged with or split by the sqlite3 module's implicit ones.
         self._conn = sqlite3.connect(
@@ -73,16 +73,16 @@ class EventStore:
         )
         self._lock = threading.Lock()
         try:
-            self._configure()
+            self._configure(busy_ms)
             self._ensure_schema()
         except BaseException:
             self._conn.close()
             raise
 
-    def _configure(self) -> None:
+    def _configure(self, busy_ms: int) -> None:
         conn = self._conn
         # Another process (a backup, a viewer) may hold the lock for a moment: wait, don't fail.
-        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
         conn.execute("PRAGMA foreign_keys = ON")
         # WAL: a commit is one sequential write to the log, and readers never block the writer.
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -214,6 +214,34 @@ class EventStore:
         if row[0] is None:
             raise UnknownGame(f"no game {game_id}")
         return row[1] or 0
+
+    # --- checking and salvage (companion/salvage.py) ---
+
+    def check(self) -> str | None:
+        """None if SQLite finds the file sound, else its first complaint. quick_check reads
+        every page, so it catches damage the first queries would not touch (a game in the
+        middle of the file); measured at 0.16 s of a Pi 4's CPU for 300 games (15 MB)."""
+        with self._lock:
+            rows = self._conn.execute("PRAGMA quick_check(1)").fetchall()
+        return None if rows == [("ok",)] else str(rows[0][0])
+
+    def import_games(self, games: Iterable[tuple[int, dict, list[list[dict]]]]) -> None:
+        """Write whole games, keeping their ids, in one transaction: how a salvage copies
+        what it trusts into a fresh store (one fsync in all, not one per command)."""
+        with self._transaction() as conn:
+            for game_id, meta, commands in games:
+                conn.execute("INSERT INTO games (game_id, meta) VALUES (?, ?)",
+                             (game_id, _encode(meta)))
+                for seq, records in enumerate(commands, 1):
+                    conn.execute("INSERT INTO commands (game_id, seq) VALUES (?, ?)",
+                                 (game_id, seq))
+                    conn.executemany(
+                        "INSERT INTO records (game_id, seq, idx, body) VALUES (?, ?, ?, ?)",
+                        ((game_id, seq, idx, _encode(r)) for idx, r in enumerate(records)))
+
+    def drop_setting(self, key: str) -> None:
+        with self._transaction() as conn:
+            conn.execute("DELETE FROM settings WHERE key = ?", (key,))
 
     def close(self) -> None:
         with self._lock:

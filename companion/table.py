@@ -126,10 +126,22 @@ class Table:
 
 
 def _log(g: Game, facts: list[dict], seat: int | None) -> list[dict]:
-    # After the game every roll and discarded card is shown: the log is sent whole.
-    over = g.outcome is not None
-    facts = visible_facts(facts, seat, over)
-    return facts if over else facts[-LOG_LENGTH:]
+    """The latest LOG_LENGTH public facts and every private fact of `seat`, in order. The
+    public part is the same for every seat: counted with the private facts, an Infected seat
+    (Telepathic Infected: one fact more) would see fewer public lines than its neighbour.
+    After the game every roll and discarded card is shown: the log is sent whole."""
+    if g.outcome is not None:
+        return visible_facts(facts, seat, True)
+    shown, public = [], 0
+    for fact in reversed(facts):
+        if "to" not in fact:
+            if public < LOG_LENGTH:
+                public += 1
+                shown.append(fact)
+        elif seat is not None and seat in fact["to"]:
+            shown.append(fact)
+    shown.reverse()
+    return shown
 
 
 def _rng(seed: int | None, state_id: int) -> random.Random:

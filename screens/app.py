@@ -30,6 +30,7 @@ from .buttons import ButtonState, ButtonTestScreen
 from .help import HelpScreen
 from .join import JoinView, StartView
 from .over import OverView
+from .notice import DamagedNotice
 from .pane import Pane
 
 log = logging.getLogger(__name__)
@@ -44,12 +45,14 @@ class KioskApp(App):
         Binding("f2", "toggle_lang", show=False),
         Binding("f3", "toggle_join", show=False),
         Binding("f4", "button_test", show=False),
+        Binding("f5", "new_host_code", show=False),
         Binding("pagedown,pageup", "next_codes", show=False),
+        Binding("escape", "dismiss_notice", show=False),
     ]
 
     def __init__(self, room, *, port: int = 8080, listen_host: str = "0.0.0.0",
                  base_url: str | None = None, kiosk: bool = False, serve: bool = True,
-                 buttons=None, buttons_fallback=None):
+                 buttons=None, buttons_fallback=None, salvage=None):
         super().__init__()
         self.room = room
         self.port = port
@@ -58,9 +61,11 @@ class KioskApp(App):
         self.kiosk = kiosk
         self.serve = serve
         self.buttons = buttons or KeyboardSource()  # a hardware.source.Source
+        self.salvage = salvage  # companion.salvage.Salvage: the store was set aside
         self.button_state = ButtonState(self.buttons, buttons_fallback)
         self._lit: frozenset[int] | None = None  # what the LEDs show now
         self.show_join = False  # the join codes during play, for a re-bound seat
+        self.show_host = False  # a new host code (F5), shown until a phone opens it
         self.presses: set[asyncio.Task] = set()
         self._runner = None
         self._unlisten: list = []
@@ -68,6 +73,8 @@ class KioskApp(App):
         self._sigterm = False
 
     def compose(self) -> ComposeResult:
+        if self.salvage is not None:
+            yield DamagedNotice(self.salvage, id="damaged")
         with ContentSwitcher(initial="start", id="phases"):
             yield StartView(id="start")
             yield JoinView(id="join")
@@ -147,9 +154,16 @@ class KioskApp(App):
         self._pending = False
         kiosk = self.room.kiosk_view()
         lang = self.room.lang
+        if self.salvage is not None and not self.query_one(DamagedNotice).follow(
+                kiosk["phase"], lang):
+            self.action_dismiss_notice()
         phase = kiosk["phase"]
         if phase == "play" and (self.show_join or kiosk["game"] is None):
             phase = "join"
+        if self.show_host and kiosk["host_token"] is None:
+            self.show_host = False  # a phone opened the new host code
+        if self.show_host:
+            phase, kiosk = "start", dict(kiosk, replacing_host=True)
         switcher = self.query_one("#phases", ContentSwitcher)
         view = switcher.get_child_by_id(phase)
         if phase in ("start", "join"):
@@ -222,8 +236,32 @@ class KioskApp(App):
         self._lit = None  # the test lit the pressed seats: show the game's again
         self.call_later(self.show_leds)
 
-    def action_toggle_lang(self) -> None:
-        self.room.set_lang("es" if self.room.lang == "en" else "en")  # the room tells us
+    async def action_toggle_lang(self) -> None:
+        await self._room_change(self.room.set_lang("es" if self.room.lang == "en" else "en"))
+
+    async def action_new_host_code(self) -> None:
+        """A lost host phone: whoever stands at the Pi makes a new host code. F5 again hides
+        it; the code stays valid until a phone opens it."""
+        if self.show_host:
+            self.show_host = False
+            self.sync()
+            return
+        self.show_host = True
+        await self._room_change(self.room.new_host_code())
+        self.sync()
+
+    async def _room_change(self, change) -> None:
+        """A room change from a key: saved on the writer thread (the room tells us when it
+        is shown); a failing store is said in the log, never a crash of the kiosk."""
+        try:
+            await change
+        except Exception:
+            log.exception("a room change from the kiosk failed")
+
+    def action_dismiss_notice(self) -> None:
+        if self.salvage is not None:
+            self.salvage = None
+            self.query_one(DamagedNotice).remove()
 
     def action_toggle_join(self) -> None:
         self.show_join = not self.show_join

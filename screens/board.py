@@ -138,6 +138,21 @@ def free_seats(kiosk: dict, lang: str) -> Text:
         if free else Text("")
 
 
+# Room notices that matter during play: a seat's phone put out by a re-bind, or the host
+# replaced at the Pi. Either is said on the board's banner, so it never happens unseen.
+PLAY_NOTICES = {"seat_rebound": "notice.seat_rebound_play", "host_replaced": "notice.host_replaced"}
+
+
+def play_notice(kiosk: dict, lang: str) -> Text:
+    notice = kiosk["notices"][-1] if kiosk["notices"] else None
+    if notice is None or notice["k"] not in PLAY_NOTICES:
+        return Text("")
+    seat = notice.get("seat")
+    names = {s["seat"]: s["name"] for s in kiosk["seats"]}
+    return Text.styled("\n\n" + say(lang, PLAY_NOTICES[notice["k"]], name=names.get(seat, ""),
+                                     seat=seat + 1 if seat is not None else ""), "bold yellow")
+
+
 def banner(view: dict, lang: str, sentences: dict) -> Text:
     said = sentences.get("banner")
     if said:
@@ -169,7 +184,7 @@ class BoardView(Vertical):
         view = kiosk["game"]
         said = sentences(view, lang)
         q = self.query_one
-        q("#banner", Pane).show(banner(view, lang, said))
+        q("#banner", Pane).show(banner(view, lang, said) + play_notice(kiosk, lang))
         q("#tracks", Pane).show(tracks(view, lang), say(lang, "board.tracks_title"))
         q("#seats", Pane).show(seats(view, lang) + free_seats(kiosk, lang),
                                say(lang, "board.seats_title"))

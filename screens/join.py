@@ -108,7 +108,8 @@ class StartView(Vertical):
             title, below = say(lang, "net.offline"), offline_text(spot, lang)
             wifi.display = qr.display = False
         else:
-            title = say(lang, "start.scan_to_host" if token else "start.host_setting_up")
+            title = say(lang, "start.scan_to_replace_host" if kiosk.get("replacing_host")
+                        else "start.scan_to_host" if token else "start.host_setting_up")
             if wifi.show(spot, lang):
                 title = say(lang, "net.wifi_first") + "  " + title
             qr.display = token is not None

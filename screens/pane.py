@@ -2,8 +2,28 @@
 that moved, which keeps key-to-screen latency low with seven seats."""
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 from textual.widgets import Static
+
+
+# What must never reach the terminal as it is: C0 and C1 controls but the newline (escape
+# sequences start with ESC or CSI), invisible and bidirectional marks, line and paragraph
+# separators, lone surrogates. Names are refused at the boundary (Setup); this is the last
+# guard for anything that got in before, such as a game stored by an older version.
+UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b\u200c\u200e\u200f"
+                    "\u202a-\u202e\u2028\u2029\u2060-\u206f\ud800-\udfff]")
+
+
+def harmless(text: Text) -> Text:
+    """`text` with every unsafe character shown as U+FFFD; spans keep their places."""
+    plain = text.plain
+    if UNSAFE.search(plain) is None:
+        return text
+    text = text.copy()
+    text.plain = UNSAFE.sub("\ufffd", plain)  # same length: the styles stay where they were
+    return text
 
 
 class Pane(Static):
@@ -23,7 +43,7 @@ class Pane(Static):
             styles = self.styles
             fixed = not (styles.height is None or styles.height.is_auto or
                          styles.width is None or styles.width.is_auto)
-            self.update(text, layout=not fixed)
+            self.update(harmless(text), layout=not fixed)
 
 
 def heading(text: Text, words: str) -> None:

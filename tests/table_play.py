@@ -12,14 +12,14 @@ NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 MAX_STEPS = 3000
 
 
-def seated_room(path, seed: int = 7, players: int = 7, lang: str = "en",
+async def seated_room(path, seed: int = 7, players: int = 7, lang: str = "en",
                 start: bool = True) -> Room:
     room = Room(EventStore(str(path / "games.db")), seed=seed, bot_delay=0)
-    room.new_game({"names": NAMES[:players]}, lang=lang)
+    await room.new_game({"names": NAMES[:players]}, lang=lang)
     for token in room.kiosk_view()["seat_tokens"]:
-        room.claim_seat(token, f"phone-{token[:4]}")
+        await room.claim_seat(token, f"phone-{token[:4]}")
     if start:
-        room.start()
+        await room.start()
     return room
 
 

@@ -7,7 +7,8 @@ import time
 import pytest
 
 from companion.darkmoon import IllegalOption
-from companion.room import GameInProgress, NotReady, NotYourSeat, Room, SeatClaimed, UnknownToken
+from companion.room import (GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone, Room,
+                            SeatClaimed, StorageFailed, UnknownToken)
 from companion.simulate import choice_for
 from companion.store import EventStore
 from companion.table import PUBLIC
@@ -19,12 +20,12 @@ def open_room(tmp_path, **kw) -> Room:
     return Room(EventStore(tmp_path / "games.db"), **kw)
 
 
-def claimed_room(tmp_path, seed=5, names=NAMES) -> Room:
+async def claimed_room(tmp_path, seed=5, names=NAMES) -> Room:
     room = open_room(tmp_path, seed=seed)
-    room.new_game({"names": list(names)})
+    await room.new_game({"names": list(names)})
     for i, seat in enumerate(room.lobby["seats"]):
-        room.claim_seat(seat["token"], f"phone-{i}")
-    room.start()
+        await room.claim_seat(seat["token"], f"phone-{i}")
+    await room.start()
     return room
 
 
@@ -41,71 +42,182 @@ async def advance(room: Room, until, rng=None, limit=3000) -> None:
     raise AssertionError("position not reached")
 
 
-def test_the_first_phone_to_open_the_host_code_is_the_host(tmp_path):
+async def test_the_first_phone_to_open_the_host_code_is_the_host(tmp_path):
     room = open_room(tmp_path)
-    room.claim_host(room.host_token, "phone-a")
-    room.claim_host(room.host_token, "phone-a")  # a reload of the same phone is fine
+    await room.claim_host(room.host_token, "phone-a")
+    await room.claim_host(room.host_token, "phone-a")  # a reload of the same phone is fine
     room.check_host(room.host_token, "phone-a")
     with pytest.raises(SeatClaimed):
-        room.claim_host(room.host_token, "phone-b")
+        await room.claim_host(room.host_token, "phone-b")
     with pytest.raises(NotYourSeat):
         room.check_host(room.host_token, "phone-b")
     with pytest.raises(UnknownToken):
-        room.claim_host("x" * 22, "phone-a")
+        await room.claim_host("x" * 22, "phone-a")
     assert room.room_view()["notices"][-1] == {"k": "host_claim_refused"}
 
 
-def test_a_second_phone_on_a_claimed_seat_is_refused_and_the_kiosk_says_so(tmp_path):
+async def test_a_second_phone_on_a_claimed_seat_is_refused_and_the_kiosk_says_so(tmp_path):
     room = open_room(tmp_path)
-    room.new_game({"names": NAMES})
+    await room.new_game({"names": NAMES})
     token = room.lobby["seats"][2]["token"]
-    assert room.claim_seat(token, "phone-a") == 2
-    assert room.claim_seat(token, "phone-a") == 2
+    assert await room.claim_seat(token, "phone-a") == 2
+    assert await room.claim_seat(token, "phone-a") == 2
     with pytest.raises(SeatClaimed):
-        room.claim_seat(token, "phone-b")
+        await room.claim_seat(token, "phone-b")
     assert room.room_view()["notices"][-1] == {"k": "seat_claim_refused", "seat": 2}
     assert room.check_seat(token, "phone-a") == 2
     with pytest.raises(NotYourSeat):
         room.check_seat(token, "phone-b")
 
 
-def test_seat_tokens_are_long_random_and_never_in_the_room_view(tmp_path):
+async def test_seat_tokens_are_long_random_and_never_in_the_room_view(tmp_path):
     room = open_room(tmp_path)
-    room.new_game({"names": NAMES})
+    await room.new_game({"names": NAMES})
     tokens = [s["token"] for s in room.lobby["seats"]]
     assert len(set(tokens)) == 4 and all(len(t) >= 22 for t in tokens)  # 128 bits
     text = repr(room.room_view())
     assert not any(t in text for t in tokens) and room.host_token not in text
 
 
-def test_status_cards_are_dealt_only_once_every_seat_is_claimed(tmp_path):
+async def test_status_cards_are_dealt_only_once_every_seat_is_claimed(tmp_path):
     room = open_room(tmp_path, seed=1)
-    room.new_game({"names": NAMES})
+    await room.new_game({"names": NAMES})
     for seat in room.lobby["seats"][:3]:
-        room.claim_seat(seat["token"], seat["token"][:5])
+        await room.claim_seat(seat["token"], seat["token"][:5])
     with pytest.raises(NotReady):
-        room.start()
+        await room.start()
     assert room.table is None and room.phase == "join"
-    room.claim_seat(room.lobby["seats"][3]["token"], "last-phone")
-    room.start()
+    await room.claim_seat(room.lobby["seats"][3]["token"], "last-phone")
+    await room.start()
     assert room.phase == "play"
     assert {s.status for s in room.table.state.seats} >= {"uninfected"}
 
 
-def test_rebinding_frees_a_seat_for_a_new_phone_in_public(tmp_path):
-    room = claimed_room(tmp_path)
-    token = room.lobby["seats"][1]["token"]
-    room.rebind(1)
+async def test_rebinding_gives_the_seat_a_new_code_and_the_old_one_is_dead_for_good(tmp_path):
+    """Issue 9: the kicked phone used to watch the board and claim the seat back at once with
+    its old code. A re-bind rotates the seat's code: the old code opens nothing, for the old
+    phone or any other; the new code is on the kiosk; the re-bind is announced."""
+    room = await claimed_room(tmp_path)
+    old = room.lobby["seats"][1]["token"]
+    await room.rebind(1)
     assert room.room_view()["notices"][-1] == {"k": "seat_rebound", "seat": 1}
-    with pytest.raises(NotYourSeat):
-        room.check_seat(token, "phone-1")  # the lost phone no longer sees the seat
-    room.claim_seat(token, "new-phone")
-    assert room.check_seat(token, "new-phone") == 1
+    for phone in ("phone-1", "new-phone"):
+        with pytest.raises(UnknownToken):
+            await room.claim_seat(old, phone)
+        with pytest.raises(UnknownToken):
+            room.check_seat(old, phone)
+    new = room.kiosk_view()["seat_tokens"][1]
+    assert new and new != old and len(new) >= 22
+    assert await room.claim_seat(new, "new-phone") == 1
+    assert room.check_seat(new, "new-phone") == 1
+    assert room.kiosk_view()["seat_tokens"][1] is None  # taken: its code leaves the kiosk
+    room.store.close()
+    again = open_room(tmp_path)  # the rotation is on disk: a restart does not revive it
+    with pytest.raises(UnknownToken):
+        again.check_seat(old, "phone-1")
+    assert again.check_seat(new, "new-phone") == 1
 
 
-def test_a_restart_keeps_the_host_the_seats_their_phones_and_the_game(tmp_path):
-    room = claimed_room(tmp_path)
-    asyncio.run(advance(room, lambda g: g.state_id >= 6))
+async def test_a_phone_that_holds_a_seat_cannot_take_a_second_one(tmp_path):
+    """Issue 9: a host who also plays re-bound another seat and claimed it with their own
+    phone, then read its status. One phone holds one seat."""
+    room = await claimed_room(tmp_path)
+    await room.claim_host(room.host_token, "phone-0")  # the host plays seat 0
+    await room.rebind(2, host=(room.host_token, "phone-0"))
+    new = room.kiosk_view()["seat_tokens"][2]
+    with pytest.raises(OneSeatPerPhone):
+        await room.claim_seat(new, "phone-0")
+    assert room.lobby["seats"][2]["phone"] is None
+    assert room.room_view()["notices"][-1] == {"k": "seat_claim_refused", "seat": 2}
+
+
+async def test_a_new_host_code_at_the_pi_replaces_a_lost_host_phone_mid_game(tmp_path):
+    """Issue 9: a lost host phone can be replaced without losing the game in play; the old
+    host code and phone stop working at once, and the kiosk announces it."""
+    room = await claimed_room(tmp_path)
+    await room.claim_host(room.host_token, "phone-0")
+    old, state = room.host_token, room.table.state_id
+    await room.new_host_code()
+    with pytest.raises(UnknownToken):
+        room.check_host(old, "phone-0")
+    with pytest.raises(UnknownToken):
+        await room.set_lang("es", host=(old, "phone-0"))
+    assert room.lang == "en"
+    assert room.kiosk_view()["host_token"] == room.host_token != old  # the kiosk shows it
+    assert room.room_view()["notices"][-1] == {"k": "host_replaced"}
+    await room.claim_host(room.host_token, "phone-5")
+    await room.set_lang("es", host=(room.host_token, "phone-5"))
+    assert room.lang == "es" and room.phase == "play" and room.table.state_id == state
+    assert room.kiosk_view()["host_token"] is None
+
+
+def hold_write_lock(path):
+    """Another connection holding SQLite's write lock: every write of the room waits for it,
+    as it would for a stalled card, and fails once the store's busy timeout runs out."""
+    import sqlite3
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    return other
+
+
+async def test_a_change_the_store_refuses_changes_nothing_in_memory_or_on_disk(tmp_path):
+    """Issue 9, save first: with the store refusing writes, a claim answered an error yet
+    took effect, and was gone after a restart. Now every room change is written first; a
+    refused write is a StorageFailed and the room is exactly as before, then and after a
+    restart."""
+    path = tmp_path / "games.db"
+    room = Room(EventStore(path, busy_ms=100), seed=5)
+    await room.new_game({"names": NAMES})
+    tokens = [s["token"] for s in room.lobby["seats"]]
+    await room.claim_seat(tokens[0], "phone-0")
+    before = (room.host_token, room.host_phone, room.lang, room.lobby, room.room_view())
+    other = hold_write_lock(path)
+    try:
+        for change in (room.claim_seat(tokens[1], "phone-1"),
+                       room.claim_host(room.host_token, "phone-0"),
+                       room.set_lang("es"), room.rebind(0), room.new_host_code(),
+                       room.new_game({"names": NAMES[:3]})):
+            with pytest.raises(StorageFailed):
+                await change
+        notices = [n for n in room.room_view()["notices"] if n["k"] != "seat_claim_refused"]
+        assert (room.host_token, room.host_phone, room.lang, room.lobby,
+                dict(room.room_view(), notices=notices)) == before
+    finally:
+        other.rollback()
+        other.close()
+    # the same claim, retried once the store writes again, is taken; a restart keeps it
+    await room.claim_seat(tokens[1], "phone-1")
+    room.store.close()
+    again = open_room(tmp_path)
+    assert again.check_seat(tokens[1], "phone-1") == 1
+    assert again.check_seat(tokens[0], "phone-0") == 0 and again.host_phone is None
+
+
+async def test_a_stalled_store_never_stalls_the_loop(tmp_path):
+    """Issue 9: a language change with the SD card stalled froze the kiosk and every phone.
+    Room writes run on the writer thread: the loop keeps running while one waits."""
+    path = tmp_path / "games.db"
+    room = Room(EventStore(path), seed=5)
+    await room.new_game({"names": NAMES})
+    other = hold_write_lock(path)
+    change = asyncio.ensure_future(room.set_lang("es"))
+    ticks = 0
+    try:
+        for _ in range(20):  # about a second of a stalled card
+            await asyncio.sleep(0.05)
+            ticks += 1
+            assert room.room_view()["lang"] == "en"  # still shown as it was, never half-done
+        assert not change.done(), "the write did not wait for the stalled store"
+    finally:
+        other.rollback()
+        other.close()
+    await change
+    assert ticks == 20 and room.lang == "es"
+
+
+async def test_a_restart_keeps_the_host_the_seats_their_phones_and_the_game(tmp_path):
+    room = await claimed_room(tmp_path)
+    await advance(room, lambda g: g.state_id >= 6)
     before = (room.host_token, room.lobby, room.table.state_id, room.table.public_view())
     room.store.close()
     again = open_room(tmp_path)
@@ -114,17 +226,17 @@ def test_a_restart_keeps_the_host_the_seats_their_phones_and_the_game(tmp_path):
     assert again.check_seat(again.lobby["seats"][3]["token"], "phone-3") == 3
 
 
-def test_a_new_game_is_refused_while_one_is_played_unless_replaced(tmp_path):
-    room = claimed_room(tmp_path)
+async def test_a_new_game_is_refused_while_one_is_played_unless_replaced(tmp_path):
+    room = await claimed_room(tmp_path)
     with pytest.raises(GameInProgress):
-        room.new_game({"names": NAMES})
-    room.new_game({"names": NAMES[:3]}, replace=True)
+        await room.new_game({"names": NAMES})
+    await room.new_game({"names": NAMES[:3]}, replace=True)
     assert room.phase == "join" and len(room.room_view()["seats"]) == 3
 
 
 async def test_black_is_in_and_red_is_out_for_the_seat_whose_turn_it_is(tmp_path):
     # RB "Malfunction": each player, in clockwise order, chooses IN or OUT.
-    room = claimed_room(tmp_path, seed=11)
+    room = await claimed_room(tmp_path, seed=11)
     room.attach(asyncio.get_running_loop())
     await advance(room, lambda g: g.pending.kind == "participation")
     seat = room.table.state.pending.seats[0]
@@ -137,7 +249,7 @@ async def test_black_is_in_and_red_is_out_for_the_seat_whose_turn_it_is(tmp_path
 
 
 async def test_a_press_that_means_nothing_now_changes_nothing(tmp_path):
-    room = claimed_room(tmp_path, seed=11)
+    room = await claimed_room(tmp_path, seed=11)
     room.attach(asyncio.get_running_loop())
     g = room.table.state
     assert g.pending.kind not in ("participation", "vote")
@@ -153,7 +265,7 @@ async def room_at_a_vote(tmp_path, wanted=lambda g: True) -> Room:
     `wanted(game)` holds; rooms tried and passed over are closed."""
     for seed in range(40):
         (tmp_path / str(seed)).mkdir()
-        room = claimed_room(tmp_path / str(seed), seed=seed)
+        room = await claimed_room(tmp_path / str(seed), seed=seed)
         room.attach(asyncio.get_running_loop())
         try:
             await advance(room, lambda g: g.pending.kind == "vote" or g.outcome is not None)
@@ -194,7 +306,7 @@ async def test_a_vote_with_a_colour_the_seat_lacks_is_refused_on_that_phone_only
 
 
 async def test_listeners_hear_of_a_command_only_after_it_is_on_disk(tmp_path):
-    room = claimed_room(tmp_path)
+    room = await claimed_room(tmp_path)
     room.attach(asyncio.get_running_loop())
     stored_when_told = []
     room.listen(PUBLIC, lambda a, p: stored_when_told.append(
@@ -227,9 +339,9 @@ async def test_each_vote_is_acknowledged_with_the_state_that_holds_it(tmp_path):
 
 async def test_demo_bots_play_a_whole_game_and_a_phone_can_take_a_seat_over(tmp_path):
     room = open_room(tmp_path, seed=3, bot_delay=0, demo=True)
-    room.new_game({"names": NAMES}, bots=[0, 1, 2, 3])
-    room.start()
-    room.claim_seat(room.lobby["seats"][0]["token"], "newcomer")
+    await room.new_game({"names": NAMES}, bots=[0, 1, 2, 3])
+    await room.start()
+    await room.claim_seat(room.lobby["seats"][0]["token"], "newcomer")
     assert room.bot_seats() == [1, 2, 3]
     room.attach(asyncio.get_running_loop())
     rng = random.Random(2)

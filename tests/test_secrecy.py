@@ -75,11 +75,11 @@ async def read_stream(session, url: str, into: list) -> None:
 
 async def play_and_record(tmp_path, players, seed, variants, lang):
     room = Room(EventStore(tmp_path / f"g{seed}.db"), seed=seed)
-    room.new_game({"names": NAMES[:players], "variants": list(variants)}, lang=lang)
+    await room.new_game({"names": NAMES[:players], "variants": list(variants)}, lang=lang)
     for i, seat in enumerate(room.lobby["seats"]):
-        room.claim_seat(seat["token"], f"phone-{i}")
-    room.claim_host(room.host_token, "phone-0")
-    room.start()
+        await room.claim_seat(seat["token"], f"phone-{i}")
+    await room.claim_host(room.host_token, "phone-0")
+    await room.start()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     app = KioskApp(room, port=port, listen_host="127.0.0.1", base_url=base, serve=True)

@@ -183,8 +183,34 @@ def test_a_view_read_while_a_command_is_applied_is_one_whole_state(tmp_path):
         if view["outcome"] is not None:  # the game is over: every fact, to everyone
             upto = facts
         else:
-            upto = [f for f in facts if f["seq"] <= view["state_id"]
-                    and ("to" not in f or seat in f["to"])][-LOG_LENGTH:]
+            upto = seat_log([f for f in facts if f["seq"] <= view["state_id"]], seat)
         if json.loads(json.dumps(view["log"])) != upto:  # the store's facts went through JSON
             torn.append((view["state_id"], seat))
     assert not torn, f"{len(torn)} of {len(seen)} views mixed two states, e.g. {torn[:3]}"
+
+
+def seat_log(facts: list[dict], seat) -> list[dict]:
+    """What a seat's log holds during play: the latest LOG_LENGTH public facts, and all of the
+    seat's own private facts, in the order they happened."""
+    public = [f for f in facts if "to" not in f][-LOG_LENGTH:]
+    return [f for f in facts if f in public or ("to" in f and seat in f["to"])]
+
+
+def test_every_seat_sees_the_same_public_log_whatever_its_secrets(tmp_path):
+    """Issue 9, nothing to a glance: the public lines of a seat's log are the board's, for
+    every seat at every step. Counted together with private facts, a seat with more secrets
+    (an Infected player with Telepathic Infected) saw fewer public lines than its neighbour."""
+    table = Table.new(EventStore(tmp_path / "game.db"),
+                      {"names": NAMES, "variants": ["telepathic_infected"]}, seed=3)
+    rng = random.Random(5)
+    checked = 0
+    while not table.over and checked < 160:
+        public = table.public_view()["log"]
+        for seat in range(len(NAMES)):
+            log = table.seat_view(seat)["log"]
+            assert [f for f in log if "to" not in f] == public, (table.state_id, seat)
+            mine = [f for f in table.facts if "to" in f and seat in f["to"]]
+            assert [f for f in log if "to" in f] == mine  # all of its own, however old
+        play(table, 1, rng)
+        checked += 1
+    assert len(table.facts) > 2 * LOG_LENGTH, "the game was too short to fill the log"

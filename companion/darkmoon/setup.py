@@ -1,6 +1,7 @@
 """Setting up a game: seats, characters, status cards, commander, decks and the first event."""
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from .damage import place_one
@@ -13,6 +14,17 @@ from .errors import BadSetup
 from .state import Game, Seat
 
 MAX_NAME = 24
+# Zero-width joiner: inside emoji sequences (a family, a flag) it is part of a name people use.
+JOINER = "\u200d"
+
+
+def printable_name(name: str) -> bool:
+    """A name a person could have typed and any screen can show as it is. Names reach the
+    kiosk's terminal: no control character (escape sequences, newlines, C1 controls), no
+    format character (bidirectional overrides, invisible marks), no lone surrogate (not text:
+    nothing could encode it), no line or paragraph separator."""
+    return all(ch == JOINER or unicodedata.category(ch) not in
+               ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name)
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,9 @@ class Setup:
         for name in self.names:
             if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
                 raise BadSetup(f"each name is 1 to {MAX_NAME} characters")
+            if not printable_name(name):
+                raise BadSetup("a name holds only letters, digits, spaces and punctuation: "
+                               "no control or invisible characters")
         if self.characters is not None:
             if not all(isinstance(c, str) for c in self.characters):  # set() needs hashables
                 raise BadSetup("characters are given by their names")
@@ -66,7 +81,7 @@ class Setup:
                                              or self.final_event not in FINAL_EVENTS):
             raise BadSetup(f"unknown final event {self.final_event!r}")
         for v in self.variants:
-            if v not in VARIANTS:
+            if not isinstance(v, str) or v not in VARIANTS:
                 raise BadSetup(f"unknown variant {v!r}")
             if n < MIN_PLAYERS_FOR.get(v, 0):
                 raise BadSetup(f"{v} needs at least {MIN_PLAYERS_FOR[v]} players")

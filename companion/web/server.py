@@ -21,6 +21,7 @@ from ..darkmoon import RulesError
 from ..darkmoon.data import CHARACTERS, FATIGUE_TOKENS, FINAL_EVENTS, OUTPOST_TOKENS, VARIANTS
 from ..lang import LANGS, catalogue, view_text
 from ..room import PUBLIC, BadRequest, Room, RoomError
+from . import guard
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "dm_phone"
@@ -86,13 +87,14 @@ async def body_of(request: web.Request) -> dict:
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY,
                                             actual_size=request.content_length)
-    raw = await request.read()  # client_max_size stops a body without a length
+    raw = await guard.read_body(request)  # client_max_size stops a body without a length
     try:
         body = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting: not a command
         raise BadRequest("the body is not JSON") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")
+    guard.check_depth(body, request.app[guard.GUARD_KEY].limits.max_depth)
     return body
 
 
@@ -235,7 +237,8 @@ async def close_streams(app: web.Application) -> None:
 
 async def seat_claim(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    seat = room.claim_seat(request.match_info["token"], request[PHONE] or _new_phone(request))
+    seat = await room.claim_seat(request.match_info["token"],
+                                 request[PHONE] or _new_phone(request))
     return web.json_response({"seat": seat})
 
 
@@ -252,9 +255,10 @@ async def seat_get(request: web.Request) -> web.Response:
 
 async def seat_command(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    seat = room.check_seat(request.match_info["token"], request[PHONE])
+    # Authorised only once the whole body is here, against the claim as it stands then.
     body = await body_of(request)
-    return web.json_response(await room.submit(seat, body))
+    return web.json_response(await room.seat_submit(request.match_info["token"],
+                                                    request[PHONE], body))
 
 
 async def seat_events(request: web.Request) -> web.StreamResponse:
@@ -268,6 +272,12 @@ async def seat_events(request: web.Request) -> web.StreamResponse:
 
 # --- host ---
 
+def host_of(request: web.Request) -> tuple[str, str | None]:
+    """Who claims to be the host: checked by the room under its lock, once the whole request
+    is here, so a replaced host phone holding a request open cannot act afterwards."""
+    return request.match_info["token"], request[PHONE]
+
+
 def host_room(request: web.Request) -> Room:
     room = request.app[ROOM_KEY]
     room.check_host(request.match_info["token"], request[PHONE])
@@ -276,7 +286,7 @@ def host_room(request: web.Request) -> Room:
 
 async def host_claim(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    room.claim_host(request.match_info["token"], request[PHONE] or _new_phone(request))
+    await room.claim_host(request.match_info["token"], request[PHONE] or _new_phone(request))
     return web.json_response({"host": True})
 
 
@@ -286,43 +296,44 @@ async def host_get(request: web.Request) -> web.Response:
 
 
 async def host_game(request: web.Request) -> web.Response:
-    room = host_room(request)
     body = await body_of(request)
+    room = request.app[ROOM_KEY]
     bots = body.get("bots", [])
     if not isinstance(bots, list) or any(isinstance(b, bool) for b in bots):
         raise BadRequest("bots must be a list of seat numbers")
-    room.new_game(body.get("setup"), lang=body.get("lang"), bots=bots,
-                  replace=body.get("replace") is True)
+    await room.new_game(body.get("setup"), lang=body.get("lang"), bots=bots,
+                        replace=body.get("replace") is True, host=host_of(request))
     return web.json_response(host_payload(room, lang_of(request, room)))
 
 
 async def host_start(request: web.Request) -> web.Response:
-    room = host_room(request)
-    room.start()
+    room = request.app[ROOM_KEY]
+    await room.start(host=host_of(request))
     return web.json_response({"state_id": room.table.state_id})
 
 
 async def host_correct(request: web.Request) -> web.Response:
-    room = host_room(request)
     body = await body_of(request)
     command = {"decision": "correct", "option": body.get("option")}
     if "state_id" in body:
         command["state_id"] = body["state_id"]
-    return web.json_response(await room.submit("host", command))
+    return web.json_response(await request.app[ROOM_KEY].submit("host", command,
+                                                                 host=host_of(request)))
 
 
 async def host_rebind(request: web.Request) -> web.Response:
-    room = host_room(request)
-    seat = (await body_of(request)).get("seat")
+    body = await body_of(request)
+    seat = body.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise BadRequest("seat must be a seat number")
-    room.rebind(seat)
+    await request.app[ROOM_KEY].rebind(seat, host=host_of(request))
     return web.json_response({"seat": seat})
 
 
 async def host_lang(request: web.Request) -> web.Response:
-    room = host_room(request)
-    room.set_lang((await body_of(request)).get("lang"))
+    body = await body_of(request)
+    room = request.app[ROOM_KEY]
+    await room.set_lang(body.get("lang"), host=host_of(request))
     return web.json_response({"lang": room.lang})
 
 
@@ -343,12 +354,14 @@ async def board_get(request: web.Request) -> web.Response:
 
 async def board_events(request: web.Request) -> web.StreamResponse:
     room = request.app[ROOM_KEY]
-    return await stream(request, (PUBLIC, "room"), ("board",),
-                        lambda lang: board_payload(room, lang))
+    with request.app[guard.GUARD_KEY].public_stream(request.remote):  # no token: capped
+        return await stream(request, (PUBLIC, "room"), ("board",),
+                            lambda lang: board_payload(room, lang))
 
 
-def make_app(room: Room) -> web.Application:
-    app = web.Application(middlewares=[refusals], client_max_size=MAX_BODY)
+def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
+    app = web.Application(middlewares=[refusals, guard.check_origin], client_max_size=MAX_BODY)
+    guard.install(app, limits or guard.Limits())
     app[ROOM_KEY] = room
     app[CACHE_KEY] = {}
     app[STREAMS_KEY] = Streams()
@@ -377,10 +390,14 @@ def make_app(room: Room) -> web.Application:
     return app
 
 
-async def start_server(room: Room, host: str = "0.0.0.0", port: int = 8080) -> web.AppRunner:
+async def start_server(room: Room, host: str = "0.0.0.0", port: int = 8080,
+                       limits: guard.Limits | None = None) -> web.AppRunner:
     """Serve inside the running loop. shutdown_timeout=1: open event streams would otherwise
-    hold a shutdown for minutes."""
-    runner = web.AppRunner(make_app(room), shutdown_timeout=1, access_log=None)
+    hold a shutdown for minutes. The site caps connections per address (guard.GuardedSite)."""
+    limits = limits or guard.Limits()
+    app = make_app(room, limits)
+    runner = web.AppRunner(app, shutdown_timeout=1, access_log=None,
+                           **guard.runner_settings(limits))
     await runner.setup()
-    await web.TCPSite(runner, host, port).start()
+    await guard.GuardedSite(runner, host, port, app[guard.GUARD_KEY]).start()
     return runner

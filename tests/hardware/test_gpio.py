@@ -303,7 +303,7 @@ class Kiosk:
 @pytest.fixture
 async def table(tmp_path, mock_factory):
     """A seven-seat game in play on a real SQLite file, with the shipped pin map wired in."""
-    room = seated_room(tmp_path, seed=11)
+    room = await seated_room(tmp_path, seed=11)
     room.attach(asyncio.get_running_loop())
     kiosk = Kiosk(room, mock_factory, asyncio.get_running_loop())
     yield room, kiosk

@@ -10,7 +10,7 @@ BLACK_KEYS, GREY_KEYS = "1234567", "asdfghj"
 
 
 async def test_board_shows_tracks_seats_and_what_the_game_waits_for(tmp_path):
-    room = seated_room(tmp_path, seed=7)
+    room = await seated_room(tmp_path, seed=7)
     view = await advance(room, waiting_for("participation"))
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
@@ -31,7 +31,7 @@ async def test_board_shows_tracks_seats_and_what_the_game_waits_for(tmp_path):
 
 async def test_black_key_sends_in_for_the_seat_deciding_and_the_panel_flips_its_token(
         tmp_path):
-    room = seated_room(tmp_path, seed=7)
+    room = await seated_room(tmp_path, seed=7)
     view = await advance(room, waiting_for("participation"))
     seat = view["waiting"]["seats"][0]
     app = kiosk(room)
@@ -47,7 +47,7 @@ async def test_black_key_sends_in_for_the_seat_deciding_and_the_panel_flips_its_
 
 
 async def test_a_press_that_means_nothing_now_changes_nothing(tmp_path):
-    room = seated_room(tmp_path, seed=7)
+    room = await seated_room(tmp_path, seed=7)
     view = await advance(room, waiting_for("participation"))
     seat = view["waiting"]["seats"][0]
     other = (seat + 1) % view["players"]
@@ -61,7 +61,7 @@ async def test_a_press_that_means_nothing_now_changes_nothing(tmp_path):
 
 
 async def test_vote_panel_shows_who_has_chosen_then_every_ballot_in_one_frame(tmp_path):
-    room = seated_room(tmp_path, seed=7)
+    room = await seated_room(tmp_path, seed=7)
     view = await advance(room, waiting_for("vote"), prefer=call_votes)
     voters = view["waiting"]["voters"]
     app = kiosk(room)
@@ -85,7 +85,7 @@ async def test_vote_panel_shows_who_has_chosen_then_every_ballot_in_one_frame(tm
 
 
 async def test_game_over_shows_every_status_and_roll(tmp_path):
-    room = seated_room(tmp_path, seed=11, players=5)
+    room = await seated_room(tmp_path, seed=11, players=5)
     view = await advance(room, lambda v: v["outcome"] is not None)
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
@@ -100,7 +100,7 @@ async def test_game_over_shows_every_status_and_roll(tmp_path):
 
 
 async def test_help_lists_each_seats_keys(tmp_path):
-    room = seated_room(tmp_path, players=4)
+    room = await seated_room(tmp_path, players=4)
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f1")
@@ -114,7 +114,7 @@ async def test_help_lists_each_seats_keys(tmp_path):
 
 
 async def test_f2_switches_the_kiosk_to_spanish(tmp_path):
-    room = seated_room(tmp_path, players=4)
+    room = await seated_room(tmp_path, players=4)
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         assert "SHIELDS" in await settle(app, pilot)

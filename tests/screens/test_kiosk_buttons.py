@@ -47,7 +47,7 @@ def lit(mock_factory) -> set[int]:
 
 async def test_the_seat_whose_turn_it_is_lights_up_and_its_black_button_goes_in(
         tmp_path, mock_factory):
-    room = seated_room(tmp_path, players=4)
+    room = await seated_room(tmp_path, players=4)
     view = await advance(room, waiting_for("participation"))
     seat = view["waiting"]["seats"][0]
     clock, _, app = gpio_kiosk(room, mock_factory)
@@ -67,7 +67,7 @@ async def test_the_seat_whose_turn_it_is_lights_up_and_its_black_button_goes_in(
 
 
 async def test_during_a_vote_leds_show_who_still_must_vote_never_what(tmp_path, mock_factory):
-    room = seated_room(tmp_path, players=4)
+    room = await seated_room(tmp_path, players=4)
     view = await advance(room, waiting_for("vote"), prefer=call_votes)
     voters = set(view["waiting"]["seats"])
     clock, _, app = gpio_kiosk(room, mock_factory)
@@ -84,7 +84,7 @@ async def test_during_a_vote_leds_show_who_still_must_vote_never_what(tmp_path, 
 
 
 async def test_f4_self_test_shows_seat_and_colour_and_never_plays(tmp_path, mock_factory):
-    room = seated_room(tmp_path, players=4)
+    room = await seated_room(tmp_path, players=4)
     view = await advance(room, waiting_for("participation"))
     seat = view["waiting"]["seats"][0]
     clock, _, app = gpio_kiosk(room, mock_factory)
@@ -109,7 +109,7 @@ async def test_f4_self_test_shows_seat_and_colour_and_never_plays(tmp_path, mock
 
 
 async def test_with_no_box_the_kiosk_says_the_keyboard_is_the_buttons_and_why(tmp_path):
-    room = seated_room(tmp_path, players=4)
+    room = await seated_room(tmp_path, players=4)
     app = kiosk(room, buttons=KeyboardSource(),
                 buttons_fallback=Fallback("unconfigured", "/etc/darkmoon-companion/buttons.toml"))
     async with app.run_test(size=SIZE) as pilot:
@@ -122,7 +122,7 @@ async def test_with_no_box_the_kiosk_says_the_keyboard_is_the_buttons_and_why(tm
 
 
 async def test_a_stuck_button_is_shown_until_released(tmp_path, mock_factory):
-    room = seated_room(tmp_path, players=4)
+    room = await seated_room(tmp_path, players=4)
     clock, box, app = gpio_kiosk(room, mock_factory, stuck_after=8.0)
     async with app.run_test(size=SIZE) as pilot:
         mock_factory.pin(PINS[1].red).drive_low()
@@ -146,7 +146,7 @@ async def until(pilot, app, check, what: str):
 
 async def test_a_usb_box_unplugged_mid_vote_is_said_and_its_lights_come_back(tmp_path):
     """A real pty with the simulated box (the firmware's own logic) behind it."""
-    room = seated_room(tmp_path, players=4)
+    room = await seated_room(tmp_path, players=4)
     view = await advance(room, waiting_for("vote"), prefer=call_votes)
     voters = sorted(view["waiting"]["seats"])
     sim = SimBox(seats=4, grey=range(4))

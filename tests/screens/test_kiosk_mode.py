@@ -9,7 +9,7 @@ from table_play import seated_room
 
 
 async def test_in_kiosk_mode_ctrl_q_and_ctrl_c_do_not_quit(tmp_path):
-    room = seated_room(tmp_path, players=3)
+    room = await seated_room(tmp_path, players=3)
     app = kiosk(room, kiosk=True)
     async with app.run_test(size=SIZE) as pilot:
         before = await settle(app, pilot)
@@ -20,7 +20,7 @@ async def test_in_kiosk_mode_ctrl_q_and_ctrl_c_do_not_quit(tmp_path):
 
 
 async def test_outside_kiosk_mode_ctrl_q_quits(tmp_path):
-    room = seated_room(tmp_path, players=3)
+    room = await seated_room(tmp_path, players=3)
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+q")
@@ -29,7 +29,7 @@ async def test_outside_kiosk_mode_ctrl_q_quits(tmp_path):
 
 
 async def test_sigterm_ends_the_kiosk_cleanly(tmp_path):
-    room = seated_room(tmp_path, players=3)
+    room = await seated_room(tmp_path, players=3)
     app = kiosk(room, kiosk=True)
     async with app.run_test(size=SIZE) as pilot:
         os.kill(os.getpid(), signal.SIGTERM)

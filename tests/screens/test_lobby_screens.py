@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.room import Room, SeatClaimed
+from companion.room import Room, SeatClaimed, UnknownToken
 from companion.store import EventStore
 from screens.capture import screen_text
 from screens.qr import QrCode
@@ -29,14 +29,14 @@ async def test_start_screen_shows_the_hosts_code_until_the_host_claims(room):
         url = f"{BASE}/h/{room.host_token}"
         assert "Scan to host" in text and url in text
         assert shown_codes(app) == [url]
-        room.claim_host(room.host_token, "phone-host")
+        await room.claim_host(room.host_token, "phone-host")
         text = await settle(app, pilot)
         assert "setting up the game on their phone" in text
         assert url not in text and shown_codes(app) == []
 
 
 async def test_join_screen_shows_seat_codes_and_claims_as_they_happen(room):
-    room.new_game({"names": NAMES[:3]}, bots=[2])
+    await room.new_game({"names": NAMES[:3]}, bots=[2])
     tokens = room.kiosk_view()["seat_tokens"]
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
@@ -45,18 +45,18 @@ async def test_join_screen_shows_seat_codes_and_claims_as_they_happen(room):
         for name in NAMES[:3]:
             assert name in text
         assert "Seat 3 Cai (bot)" in text  # a bot's seat is marked, and still scannable
-        room.claim_seat(tokens[1], "phone-ben")
+        await room.claim_seat(tokens[1], "phone-ben")
         text = await settle(app, pilot)
         assert "2 Ben          √ joined" in text
         assert shown_codes(app) == [f"{BASE}/s/{tokens[0]}", f"{BASE}/s/{tokens[2]}"]
         with pytest.raises(SeatClaimed):
-            room.claim_seat(tokens[1], "phone-intruder")
+            await room.claim_seat(tokens[1], "phone-intruder")
         text = await settle(app, pilot)
         assert "Seat 2 (Ben) was scanned by a second phone: refused" in text
 
 
 async def test_more_seats_than_fit_page_through_their_codes(room):
-    room.new_game({"names": NAMES})
+    await room.new_game({"names": NAMES})
     tokens = room.kiosk_view()["seat_tokens"]
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
@@ -69,12 +69,12 @@ async def test_more_seats_than_fit_page_through_their_codes(room):
 
 async def test_a_rebound_seat_gets_its_code_back_during_play(tmp_path):
     from table_play import seated_room
-    room = seated_room(tmp_path, players=4)
+    room = await seated_room(tmp_path, players=4)
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
         assert "SHIELDS" in text and shown_codes(app) == []
-        room.rebind(2)
+        await room.rebind(2)
         text = await settle(app, pilot)
         assert "no phone: seat 3 (F3)" in text
         await pilot.press("f3")
@@ -83,3 +83,79 @@ async def test_a_rebound_seat_gets_its_code_back_during_play(tmp_path):
         assert "Seat 3 (Cai) was freed by the host for a new phone" in text
         await pilot.press("f3")
         assert "SHIELDS" in screen_text(app)
+
+
+async def test_a_rebind_during_play_is_announced_on_the_board_itself(tmp_path):
+    """Issue 9: a re-bind can never happen unseen: the play screen says whose phone is out,
+    in both languages, without anyone pressing a key."""
+    from table_play import seated_room
+    room = await seated_room(tmp_path, players=4)
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await room.rebind(2)
+        text = await settle(app, pilot)
+        assert "SHIELDS" in text  # still the board
+        assert "Seat 3 (Cai) was re-bound by the host: its old phone is out" in text
+        await pilot.press("f2")
+        text = await settle(app, pilot)
+        assert "El anfitrión reasignó el asiento 3 (Cai)" in text
+
+
+async def test_f5_at_the_pi_makes_a_new_host_code_and_the_game_goes_on(tmp_path):
+    """Issue 9: a lost host phone is replaced by whoever stands at the Pi, mid-game: F5
+    shows a new host code (the old one is dead), a phone opens it, the board comes back."""
+    from table_play import seated_room
+    room = await seated_room(tmp_path, players=4)
+    await room.claim_host(room.host_token, "phone-lost")
+    old, state = room.host_token, room.table.state_id
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f5")
+        text = await settle(app, pilot)
+        assert room.host_token != old
+        assert shown_codes(app) == [f"{BASE}/h/{room.host_token}"]
+        assert "Scan to become the host" in text and "old host phone no longer works" in text
+        with pytest.raises(UnknownToken):
+            room.check_host(old, "phone-lost")
+        await room.claim_host(room.host_token, "phone-new")
+        text = await settle(app, pilot)
+        assert "SHIELDS" in text and shown_codes(app) == []
+        assert "A new host code was made at the Pi" in text  # said on the board, too
+        assert room.table.state_id == state and room.phase == "play"
+
+
+async def test_f5_pressed_again_hides_the_new_host_code(tmp_path):
+    from table_play import seated_room
+    room = await seated_room(tmp_path, players=3)
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f5")
+        await settle(app, pilot)
+        assert shown_codes(app) == [f"{BASE}/h/{room.host_token}"]
+        await pilot.press("f5")
+        text = await settle(app, pilot)
+        assert "SHIELDS" in text and shown_codes(app) == []
+
+
+async def test_a_name_stored_by_an_older_version_never_reaches_the_terminal_raw(tmp_path):
+    """Issue 9: an escape sequence in a name blanked the join screen and an OSC sequence
+    retitled the terminal. Names are refused at the boundary now; a game stored before that
+    is still drawn harmlessly, with its codes."""
+    store = EventStore(str(tmp_path / "games.db"))
+    hostile = ["\x1b[2J\x1b]0;owned\x07Ana", "Ben\u202e", "Cai\x9b2J"]
+    store.put_setting("room", {"host_token": "h" * 22, "host_phone": "p", "lang": "en",
+                               "lobby": {"setup": {"names": hostile, "characters": None,
+                                                   "final_event": None, "variants": []},
+                                         "game_id": None,
+                                         "seats": [{"token": f"{i}" * 22, "phone": None,
+                                                    "bot": False} for i in range(3)]}})
+    room = Room(store, seed=5, bot_delay=0)
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        text = await settle(app, pilot)
+        assert len(shown_codes(app)) == 3
+        assert not any(ch in text for ch in "\x1b\x07\x9b\u202e")
+        assert "Ana" in text and "Ben" in text

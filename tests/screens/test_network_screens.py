@@ -94,7 +94,7 @@ async def test_a_new_address_redraws_the_hosts_code_and_link(room, tmp_path):
 
 
 async def test_a_new_address_redraws_every_seats_code(room, tmp_path):
-    room.new_game({"names": NAMES[:3]})
+    await room.new_game({"names": NAMES[:3]})
     tokens = room.kiosk_view()["seat_tokens"]
     address = Address(HOME)
     app = watched_kiosk(room, address)
@@ -116,7 +116,7 @@ async def test_wifi_not_up_at_boot_says_so_until_the_pi_has_an_address(room, tmp
         assert "No network yet" in text
         assert "Connect the Pi to Wi-Fi or a network cable" in text
         assert scanned(app, tmp_path) == [] and "127.0.0.1" not in text
-        room.new_game({"names": NAMES[:3]})  # the join screen says the same
+        await room.new_game({"names": NAMES[:3]})  # the join screen says the same
         text = await settle(app, pilot)
         assert "No network yet" in text and scanned(app, tmp_path) == []
         assert "1 Ana" in text  # who is seated is still shown
@@ -129,7 +129,7 @@ async def test_wifi_not_up_at_boot_says_so_until_the_pi_has_an_address(room, tmp
 
 async def test_no_network_in_spanish(tmp_path):
     room = Room(EventStore(str(tmp_path / "games.db")), seed=5, bot_delay=0)
-    room.set_lang("es")
+    await room.set_lang("es")
     app = watched_kiosk(room, Address("127.0.0.1"))
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
@@ -139,7 +139,7 @@ async def test_no_network_in_spanish(tmp_path):
 async def test_hotspot_mode_draws_the_wifi_code_beside_the_seat_codes(
         room, tmp_path, monkeypatch):
     fake = install(tmp_path, monkeypatch)
-    room.new_game({"names": NAMES[:3]})
+    await room.new_game({"names": NAMES[:3]})
     tokens = room.kiosk_view()["seat_tokens"]
     # no wlan0 here: the Pi's address is NetworkManager's shared-mode default
     spot = Hotspot(tmp_path / "data", "wlan0", interface_address=lambda _name: None)
@@ -204,7 +204,7 @@ async def test_a_hotspot_that_fails_is_explained_and_the_lan_codes_stay(
     fake = install(tmp_path, monkeypatch)
     fake.fail("hotspot", code=4, stderr="Error: Connection activation failed: "
                                         "802.1X supplicant took too long to authenticate.\n")
-    room.new_game({"names": NAMES[:3]})
+    await room.new_game({"names": NAMES[:3]})
     tokens = room.kiosk_view()["seat_tokens"]
     spot = Hotspot(tmp_path, "wlan0")
     app = watched_kiosk(room, lambda: HOME if spot.state.status == FAILED else spot.address())

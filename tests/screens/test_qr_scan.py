@@ -44,9 +44,9 @@ def code_image(app, qr: QrCode) -> bytes:
 @pytest.mark.skipif(shutil.which("zbarimg") is None,
                     reason="zbarimg (Debian package zbar-tools) is not installed")
 async def test_each_seat_code_on_the_join_screen_scans_to_its_url(tmp_path):
-    room = seated_room(tmp_path, players=3, start=False)
+    room = await seated_room(tmp_path, players=3, start=False)
     for seat in range(3):
-        room.rebind(seat)  # free again: every code is on the screen
+        await room.rebind(seat)  # free again: every code is on the screen
     tokens = room.kiosk_view()["seat_tokens"]
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:

@@ -12,7 +12,7 @@ CONSOLE = set(ANSI_NAMES.values()) | {"default"}
 
 
 async def board_at(tmp_path, size, name=None, decision="participation"):
-    room = seated_room(tmp_path, seed=7)
+    room = await seated_room(tmp_path, seed=7)
     view = await advance(room, waiting_for(decision))
     app = kiosk(room)
     async with app.run_test(size=size) as pilot:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -163,12 +166,23 @@ def test_bad_arguments_are_refused_before_anything_is_done(tmp_path, args, says)
     assert list(tmp_path.iterdir()) == []
 
 
-def test_without_root_and_without_root_rights_it_refuses(tmp_path):
-    """`systemd/install.sh` without sudo must not half-install the Pi."""
+def test_without_root_and_without_root_rights_it_refuses():
+    """`systemd/install.sh` without sudo must not half-install the Pi.
+
+    The other user must be able to read the script wherever the checkout is (a private 0700
+    directory included): it runs a copy in a directory of its own that anyone may read."""
     if os.geteuid() != 0:
         pytest.skip("needs root to drop to another user")
-    done = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                           "bash", str(INSTALL)], capture_output=True, text=True, timeout=30)
+    with tempfile.TemporaryDirectory(prefix="darkmoon-install-") as readable:
+        os.chmod(readable, 0o755)
+        copy = Path(readable) / "systemd" / "install.sh"
+        copy.parent.mkdir()
+        os.chmod(copy.parent, 0o755)
+        shutil.copy(INSTALL, copy)
+        os.chmod(copy, 0o755)
+        done = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                               "bash", str(copy)], capture_output=True, text=True, timeout=30,
+                              cwd=readable)
     assert done.returncode != 0
     assert "run it as root: sudo" in done.stderr
 

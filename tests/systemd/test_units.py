@@ -100,6 +100,20 @@ def test_systemctl_stop_sends_the_signal_the_kiosk_handles():
     assert 5 <= seconds(SERVICE["TimeoutStopSec"][0]) <= 30
 
 
+@pytest.mark.parametrize("unit", [SOURCE_UNIT, CAGE_UNIT], ids=lambda path: path.name)
+def test_the_file_limit_leaves_room_for_every_connection_the_server_allows(unit):
+    """systemd's default soft limit, 1024 descriptors, was what a laptop's thousand idle
+    sockets used up: the phones could no longer connect. The limit must hold all the
+    connections the server accepts (it closes any past Limits.total at once) with room for
+    the store, the kiosk and the buttons besides. Both units run the server."""
+    from companion.web.guard import Limits
+    service = read_unit(unit)["Service"]
+    assert len(service.get("LimitNOFILE", [])) == 1, "LimitNOFILE is not set"
+    soft = service["LimitNOFILE"][0].partition(":")[0]   # soft[:hard]
+    assert soft.isdigit(), soft                            # not "infinity"
+    assert int(soft) >= Limits().total + 1024
+
+
 def test_the_service_user_can_open_gpio_pins_and_serial_boxes():
     assert SERVICE["User"] == ["darkmoon"]
     assert {"gpio", "dialout"} <= set(values(SERVICE, "SupplementaryGroups"))

@@ -191,9 +191,12 @@ def free_port() -> int:
 
 def seven_seat_game(data_dir: Path) -> None:
     """A game set up and waiting for its seven players: the join screen shows seven codes."""
+    import asyncio
+
     from companion.room import Room
     from companion.store import EventStore
     data_dir.mkdir(parents=True, exist_ok=True)
     store = EventStore(data_dir / "games.db")
-    Room(store).new_game({"names": ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]})
+    asyncio.run(Room(store).new_game({"names": ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay",
+                                                "Gus"]}))
     store.close()

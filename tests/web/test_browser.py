@@ -12,8 +12,8 @@ from playwright.async_api import Page
 from companion.lang import catalogue
 from companion.room import Room
 
-from test_browser_kit import (NAMES, Phones, browser, changed, compact, peek, served,  # noqa: F401
-                              showing, word)
+from test_browser_kit import (NAMES, Phones, browser, changed, compact, peek,  # noqa: F401
+                              seat_path, served, showing, word)
 
 MAX_STEPS = 400
 
@@ -86,7 +86,7 @@ async def tap_choice(room: Room, page: Page, seat: int, plan: dict) -> None:
     await page.wait_for_selector("#decision")
     kind = await page.get_attribute("#decision", "data-decision")
     options = await page.eval_on_selector_all(
-        "#decision button.option:not([disabled])",
+        "#decision button.option[data-option]:not([disabled])",
         "els => els.map(e => JSON.parse(e.dataset.option))")
     view = room.table.seat_view(seat)  # for the roll's faces and the task's totals
     plan["someone_lacks"] = any(s.dice[c] == 0 for s in room.table.state.seats
@@ -107,15 +107,15 @@ async def tap_choice(room: Room, page: Page, seat: int, plan: dict) -> None:
 async def test_four_phones_play_a_game(served, browser):
     room = served.room
     phones = Phones(browser, served.base)
-    room.new_game({"names": NAMES})
+    await room.new_game({"names": NAMES})
     tokens = [s["token"] for s in room.lobby["seats"]]
-    pages = [await phones.open(f"/s/{token}") for token in tokens]
+    pages = [await phones.open(seat_path(token)) for token in tokens]
     for page in pages:
         await page.wait_for_selector(".lobby")
     assert all(s["phone"] for s in room.lobby["seats"]), "every seat is claimed by its phone"
 
     # A second phone that scans a taken seat is told so, and gets nothing of the seat.
-    intruder = await phones.open(f"/s/{tokens[0]}")
+    intruder = await phones.open(seat_path(tokens[0]))
     await intruder.wait_for_selector(".message.error")
     assert catalogue("en")["phone.error.seat_claimed"] in await intruder.inner_text("#message")
     assert await intruder.locator("#mine").is_hidden()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from companion.lang import catalogue
 
-from test_browser_kit import NAMES, Phones, browser, peek, served, word  # noqa: F401
+from test_browser_kit import NAMES, Phones, browser, peek, seat_path, served, word  # noqa: F401
 
 
 async def test_host_sets_up_starts_corrects_and_rebinds(served, browser):
@@ -28,7 +28,7 @@ async def test_host_sets_up_starts_corrects_and_rebinds(served, browser):
     assert await host.is_disabled("#start"), "status cards wait for every seat"
 
     # Seats join; the host sees it live, and may start once all three are in.
-    seats = [await phones.open(f"/s/{s['token']}") for s in room.lobby["seats"]]
+    seats = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
     await host.wait_for_selector("#start:not([disabled])")
     await host.click("#start")
     await host.wait_for_selector('.board[data-state="0"]')
@@ -72,12 +72,12 @@ async def test_host_sets_up_starts_corrects_and_rebinds(served, browser):
 async def test_a_phone_keeps_its_language_and_catches_up_after_an_outage(served, browser):
     room = served.room
     phones = Phones(browser, served.base)
-    room.new_game({"names": NAMES})
-    page = await phones.open(f"/s/{room.lobby['seats'][0]['token']}")
+    await room.new_game({"names": NAMES})
+    page = await phones.open(seat_path(room.lobby["seats"][0]["token"]))
     await page.wait_for_selector(".lobby")
     for seat in room.lobby["seats"][1:]:
-        room.claim_seat(seat["token"], f"phone-{seat['token']}")
-    room.start()
+        await room.claim_seat(seat["token"], f"phone-{seat['token']}")
+    await room.start()
     await page.wait_for_selector('body[data-state="0"]')
     en, es = catalogue("en"), catalogue("es")
     assert await page.inner_text("#peek-hint") == en["phone.peek.hint"]

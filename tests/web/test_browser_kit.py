@@ -27,6 +27,15 @@ NAMES = ["Ana", "Ben", "Cai", "Dee"]
 SEED = 34
 
 
+# The seat page veils its private details after 10 s without a touch (nothing to a glance);
+# tests that play whole games keep it up far longer, and test_browser_glance tests the veil.
+AWAKE = "?idle=3600000"
+
+
+def seat_path(token: str) -> str:
+    return f"/s/{token}{AWAKE}"
+
+
 def word(kind: str, ident: str, lang: str = "en") -> str:
     """What the pages call a game id: the catalogue's game.<kind>.<id>, else the id made
     readable (as common.js does)."""

@@ -133,19 +133,33 @@ async def test_the_host_switches_the_language_for_everyone(room, set_up_game):
 
 async def test_rebinding_lets_a_new_phone_take_the_seat_and_shuts_the_old_one_out(
         room, set_up_game, new_phone):
+    """Issue 9: a re-bind rotates the seat's code. The kicked phone's code and cookie are
+    dead for good (it used to claim the seat back within 200 ms); the new code is the one the
+    kiosk shows."""
     table = await set_up_game(NAMES)
     old, token = table.seats[2]
     response = await table.host.post(f"{table.host_url}/rebind", json={"seat": 2})
     assert await response.json() == {"seat": 2}
     assert room.room_view()["notices"][-1] == {"k": "seat_rebound", "seat": 2}
-    replacement = new_phone()
-    assert await (await replacement.post(f"/api/seat/{token}/claim")).json() == {"seat": 2}
-    payload = await (await replacement.get(table.seat_url(2))).json()
-    assert payload["view"]["you"]["status"] == room.table.state.seats[2].status
+    for phone in (old, new_phone()):  # the old code opens nothing, for anyone
+        refused = await phone.post(f"/api/seat/{token}/claim")
+        assert refused.status == 404
+        assert (await refused.json())["error"]["code"] == "unknown_token"
     refused = await old.get(table.seat_url(2))
-    assert refused.status == 403
-    assert (await refused.json())["error"]["code"] == "not_your_seat"
-    assert (await old.post(f"/api/seat/{token}/claim")).status == 409
+    assert refused.status == 404 and (await refused.json())["error"]["code"] == "unknown_token"
+    fresh = room.kiosk_view()["seat_tokens"][2]
+    assert fresh and fresh != token
+    replacement = new_phone()
+    assert await (await replacement.post(f"/api/seat/{fresh}/claim")).json() == {"seat": 2}
+    payload = await (await replacement.get(f"/api/seat/{fresh}")).json()
+    assert payload["view"]["you"]["status"] == room.table.state.seats[2].status
+    # a phone that plays seat 0 (a host who plays, say) cannot take a re-bound seat too
+    await table.host.post(f"{table.host_url}/rebind", json={"seat": 2})
+    again = room.kiosk_view()["seat_tokens"][2]
+    refused = await table.seats[0][0].post(f"/api/seat/{again}/claim")
+    assert refused.status == 409
+    assert (await refused.json())["error"]["code"] == "one_seat_per_phone"
+    assert room.lobby["seats"][2]["phone"] is None
 
 
 async def test_a_new_game_replaces_a_finished_or_abandoned_one_with_new_codes(

@@ -119,19 +119,35 @@ function voteState(view) {
     el("p", {}, t("phone.vote.chosen", { chosen: w.chosen.length, voters: w.voters.length })));
 }
 
-// Facts that say what a Status card holds stay out of the open log until the game ends:
-// the hold-to-peek card shows them, so a glance at the phone cannot.
-const CARD_FACTS = new Set(["status_dealt", "infected_team"]);
+// The open log holds public facts only until the game ends. A fact addressed to some seats
+// (its "to": a roll, a drawn card, a status, a blood test) is private, and how many of those
+// a seat has differs with its status: on a phone they sit behind "Your private notes".
+export function isPrivate(fact) {
+  return "to" in fact;
+}
 
 export function log(payload) {
   const facts = payload.view.log || [];
   const said = (payload.text && payload.text.log) || [];
   const lines = facts
     .map((fact, i) => [fact, said[i] || label("fact", fact.k)])
-    .filter(([fact]) => payload.view.outcome || !CARD_FACTS.has(fact.k))
+    .filter(([fact]) => payload.view.outcome || !isPrivate(fact))
     .map(([, line]) => line);
   return el("section", { class: "log" }, el("h3", {}, t("phone.log")),
     el("ul", {}, lines.reverse().slice(0, 40).map((line) => el("li", {}, line))));
+}
+
+// What a Status card holds stays out of the notes too: only the hold-to-peek card shows it,
+// and only while a finger is on it.
+const CARD_FACTS = new Set(["status_dealt", "infected_team"]);
+
+// This seat's private facts, newest first, in the words the server sent with the view.
+export function privateLines(payload) {
+  const facts = payload.view.log || [];
+  const said = (payload.text && payload.text.log) || [];
+  return facts.map((fact, i) => [fact, said[i] || label("fact", fact.k)])
+    .filter(([fact]) => isPrivate(fact) && !CARD_FACTS.has(fact.k))
+    .map(([, line]) => line).reverse();
 }
 
 // The whole public board; `withLog` false where a page shows its log elsewhere.

@@ -97,10 +97,11 @@ export function withLang(url) {
 export function live({ getUrl, eventsUrl, onView, onNotice, onError }) {
   let source = null;
   let retry = null;
+  const heard = announcer(onView);
 
   async function refresh() {
     try {
-      onView(await call("GET", withLang(getUrl)));
+      heard(await call("GET", withLang(getUrl)));
     } catch (error) {
       onError(error);
     }
@@ -110,7 +111,7 @@ export function live({ getUrl, eventsUrl, onView, onNotice, onError }) {
     clearTimeout(retry);
     if (source) source.close();
     source = new EventSource(withLang(eventsUrl));
-    source.addEventListener("view", (event) => onView(JSON.parse(event.data)));
+    source.addEventListener("view", (event) => heard(JSON.parse(event.data)));
     source.addEventListener("notice", (event) => onNotice && onNotice(JSON.parse(event.data)));
     // The server ends a stream this phone may no longer read (its seat was re-bound): stop
     // here rather than reconnect into the same refusal; a wake-up tries again.
@@ -140,6 +141,30 @@ export function live({ getUrl, eventsUrl, onView, onNotice, onError }) {
   window.addEventListener("online", wake);
   open();
   return { reopen: wake, refresh };
+}
+
+// Room notices every phone must see as they happen: a seat's phone put out by a re-bind, a
+// new host code made at the Pi. Only those that arrive after the page opened are said (a
+// phone that slept hears of them when it wakes); `room.notice_count` tells which are new.
+const ANNOUNCED = new Set(["seat_rebound", "host_replaced"]);
+
+function announcer(onView) {
+  let seen = null;
+  return (data) => {
+    const room = data && data.room;
+    if (room && typeof room.notice_count === "number") {
+      const fresh = seen === null ? 0 : Math.min(room.notice_count - seen, room.notices.length);
+      for (const notice of fresh > 0 ? room.notices.slice(-fresh) : []) {
+        if (!ANNOUNCED.has(notice.k)) continue;
+        const seat = room.seats[notice.seat];
+        toast(t(`phone.notice.${notice.k}`, {
+          seat: notice.seat === undefined ? "" : notice.seat + 1, name: seat ? seat.name : "" }),
+        "announce");
+      }
+      seen = room.notice_count;
+    }
+    onView(data);
+  };
 }
 
 // EN/ES toggle in the page header; `changed` re-renders and reopens streams.

@@ -1,6 +1,11 @@
 // The seat's pending decision as buttons: one per legal option (its sentence from the
 // server's text.options), blocked options shown disabled with their reason, and a dice
 // picker for submitting a roll (tap dice, then one Submit button).
+//
+// The rules offer "reveal" to Infected seats only, so a plain list would tell a glancing
+// neighbour the seat's status. Every seat that has not revealed gets the same
+// "Reveal yourself…" button in the same place instead; it opens the Status card, which holds
+// the real option (or says there is nothing to reveal).
 import { el, t, label } from "./common.js";
 import { face, seatName } from "./board-view.js";
 
@@ -59,7 +64,27 @@ function dicePicker(decision, view, send, picked) {
   return el("div", { class: "picker" }, el("p", {}, t("phone.pick_dice")), chips, button);
 }
 
-export function decisionPanel(decision, payload, send, picked) {
+// Whether this decision shows the "Reveal yourself…" button: the seat's own action choice,
+// before it has revealed. Only public facts decide it, so it is the same for every status.
+export function asksReveal(decision, view) {
+  const me = view.seats && view.seats[view.you.seat];
+  return decision.decision === "action" && decision.options.length > 0
+    && Boolean(me) && !me.revealed;
+}
+
+// Safe Orders blocks the reveal for an ordered player: derived from the decision's public
+// data and the variants, never from whether the rules offered it, so both statuses agree.
+function revealButton(decision, view, onReveal) {
+  const blocked = Boolean(decision.data && decision.data.ordered)
+    && (view.variants || []).includes("safe_orders");
+  const words = t("phone.reveal.ask");
+  return el("button", { type: "button", class: `option reveal-ask${blocked ? " blocked" : ""}`,
+                        id: "reveal-ask", disabled: blocked, onclick: onReveal },
+    blocked ? t("game.blocked", { option: words, reason: label("reason", "safe_orders") })
+            : words);
+}
+
+export function decisionPanel(decision, payload, send, picked, onReveal) {
   const view = payload.view;
   const text = payload.text || {};
   const sentences = text.options || [];
@@ -73,14 +98,22 @@ export function decisionPanel(decision, payload, send, picked) {
   if (decision.decision === "submit" && view.you.rolled.length) {
     parts.push(dicePicker(decision, view, send, picked));
   }
-  const buttons = decision.options.map((option, i) => (option[0] === "submit" ? null :
+  const ask = asksReveal(decision, view);
+  const hidden = (option) => ask && option[0] === "reveal";
+  const buttons = decision.options.map((option, i) => (option[0] === "submit" || hidden(option)
+    ? null :
     el("button", { type: "button", class: "option", "data-option": JSON.stringify(option),
                    onclick: () => send(option) },
-       sentences[i] || optionLabel(option, view))));
-  const blocked = decision.blocked.map(([option, why], i) =>
+       sentences[i] || optionLabel(option, view)))).filter(Boolean);
+  if (ask) {
+    // Where the rules put the reveal for an Infected seat: just before "pass".
+    const pass = buttons.findIndex((b) => b.dataset.option === '["pass"]');
+    buttons.splice(pass < 0 ? buttons.length : pass, 0, revealButton(decision, view, onReveal));
+  }
+  const blocked = decision.blocked.map(([option, why], i) => (hidden(option) ? null :
     el("button", { type: "button", class: "option blocked", disabled: true,
                    "data-option": JSON.stringify(option) },
-       reasons[i] || `${optionLabel(option, view)} — ${label("reason", why)}`));
+       reasons[i] || `${optionLabel(option, view)} — ${label("reason", why)}`)));
   parts.push(el("div", { class: "options" }, buttons, blocked));
   return el("section", { class: "decision", id: "decision",
                          "data-decision": decision.decision }, parts);

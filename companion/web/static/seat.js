@@ -1,15 +1,25 @@
 // A player's phone: claims its seat, keeps the Status card behind a hold-to-peek, shows the
 // dice behind the screen, the roll in progress and the pending decision, and the public board.
+//
+// Nothing to a glance: outside the Status card, an Infected and an Uninfected seat's page are
+// the same at every moment. What differs (the status, the real reveal, the private notes)
+// is shown only on a deliberate hold or tap, closes again by itself, and an idle phone
+// hides every private detail behind a veil (glance.js).
 import { call, chosenLang, el, has, label, langToggle, live, loadLang, t, toast,
          tokenFromPath, Refused } from "./common.js";
-import { board, dice, seatName } from "./board-view.js";
-import { decisionPanel } from "./decision.js";
+import { banner, board, dice, privateLines, seatName } from "./board-view.js";
+import { asksReveal, decisionPanel } from "./decision.js";
+import { autoClose, delaysFromAddress, idleVeil } from "./glance.js";
 import { alert as buzz, unlockSound } from "./buzz.js";
 
 const token = tokenFromPath();
 const api = `/api/seat/${encodeURIComponent(token)}`;
 let payload = null;
-let peeking = false;
+let card = "closed";  // "held": a finger is on it; "open": opened by "Reveal yourself…"
+let cardFor = null;   // the state the card was opened in
+let notesOpen = false;
+let veiled = false;
+let glance = null;
 let busy = false;
 let myTurnBefore = false;
 let picked = new Set();   // dice tapped for a submit; cleared when the roll changes
@@ -35,30 +45,106 @@ function statusContent(you) {
   ];
 }
 
-function showPeek(on) {
+// The reveal, inside the card: the real option for a seat the rules offer it to, "nothing to
+// reveal" for any other. Both close the card again.
+function revealChoice(you) {
+  const decision = you.decision;
+  const reveal = decision && decision.options.find((option) => option[0] === "reveal");
+  const close = el("button", { type: "button", id: "card-close", onclick: () => setCard("closed") },
+                   t("phone.reveal.close"));
+  if (!reveal) {
+    return [el("p", { id: "reveal-nothing", class: "reveal-nothing" }, t("phone.reveal.nothing")),
+            close];
+  }
+  return [el("p", { class: "reveal-warning" }, t("phone.reveal.warning")),
+          el("button", { type: "button", id: "reveal-confirm", class: "danger",
+                         onclick: () => { setCard("closed"); send(reveal); } },
+             t("phone.reveal.confirm")),
+          close];
+}
+
+function drawCard() {
   const you = payload && payload.view && payload.view.you;
-  peeking = on && Boolean(you && you.status);
-  $("peek").classList.toggle("open", peeking);
-  $("peek-content").replaceChildren(...(peeking ? statusContent(you).filter(Boolean) : []));
+  const open = card !== "closed" && Boolean(you && you.status);
+  $("peek").classList.toggle("open", open);
+  $("peek-content").replaceChildren(...(open ? statusContent(you).filter(Boolean) : []));
+  const box = $("reveal-box");
+  box.hidden = !(open && card === "open");
+  box.replaceChildren(...(box.hidden ? [] : revealChoice(you)));
+}
+
+const cardShut = autoClose(() => setCard("closed"));
+
+function setCard(state) {
+  card = state;
+  cardFor = payload && payload.view ? payload.view.state_id : null;
+  if (state === "open") cardShut.arm();
+  else cardShut.cancel();
+  drawCard();
 }
 
 function wirePeek() {
-  const card = $("peek");
-  const hide = () => showPeek(false);
-  card.addEventListener("pointerdown", (event) => {
+  const peek = $("peek");
+  const hide = () => setCard("closed");
+  peek.addEventListener("pointerdown", (event) => {
     unlockSound();
-    card.setPointerCapture && card.setPointerCapture(event.pointerId);
-    showPeek(true);
+    peek.setPointerCapture && peek.setPointerCapture(event.pointerId);
+    setCard("held");
   });
   for (const name of ["pointerup", "pointercancel", "lostpointercapture", "blur"]) {
-    card.addEventListener(name, hide);
+    peek.addEventListener(name, () => card === "held" && hide());
   }
-  card.addEventListener("keydown", (event) => {
-    if (event.key === " " || event.key === "Enter") { event.preventDefault(); showPeek(true); }
+  peek.addEventListener("keydown", (event) => {
+    if (event.key === " " || event.key === "Enter") { event.preventDefault(); setCard("held"); }
   });
-  card.addEventListener("keyup", hide);
-  card.addEventListener("contextmenu", (event) => event.preventDefault());
+  peek.addEventListener("keyup", () => card === "held" && hide());
+  peek.addEventListener("contextmenu", (event) => event.preventDefault());
   document.addEventListener("visibilitychange", hide);
+}
+
+// --- the private notes: this seat's own rolls, cards and test results, on a tap ---
+
+const notesShut = autoClose(() => setNotes(false));
+
+function setNotes(open) {
+  notesOpen = open;
+  if (open) notesShut.arm();
+  else notesShut.cancel();
+  render();
+}
+
+// The same button, with no count, whatever the notes hold; opened, it lists them.
+function notesPanel(payload) {
+  const parts = [el("button", { type: "button", id: "notes-toggle", class: "notes-toggle",
+                                "aria-expanded": String(notesOpen),
+                                onclick: () => setNotes(!notesOpen) }, t("phone.notes.title"))];
+  if (notesOpen) {
+    const lines = privateLines(payload);
+    parts.push(el("div", { id: "notes", class: "notes-open" },
+      lines.length ? el("ul", {}, lines.map((line) => el("li", {}, line)))
+                   : el("p", {}, t("phone.notes.none")),
+      el("p", { class: "hint" }, t("phone.notes.closes"))));
+  }
+  return el("section", { class: "notes" }, parts);
+}
+
+// --- the veil over an idle phone: whose turn it is (public), and "Tap to show" ---
+
+function setVeil(on) {
+  if (on === veiled) return;
+  veiled = on;
+  if (on) {
+    setCard("closed");
+    notesOpen = false;
+    notesShut.cancel();
+  }
+  render();
+}
+
+function veilPanel(payload) {
+  return el("button", { type: "button", id: "unveil", class: "veil", onclick: () => glance.lift() },
+    el("span", { class: "veil-turn" }, banner(payload)),
+    el("span", { class: "veil-hint" }, t("phone.veil.tap")));
 }
 
 // --- commands ---
@@ -124,10 +210,11 @@ function privatePanel(payload) {
       el("ul", {}, hand[1].map((card) => el("li", {}, label(hand[0], card))))));
   }
   if (decision && (decision.options.length || decision.chosen)) {
-    parts.push(decisionPanel(decision, payload, send, picked));
+    parts.push(decisionPanel(decision, payload, send, picked, () => setCard("open")));
   } else if (!view.outcome) {
     parts.push(el("p", { class: "idle" }, t("phone.not_your_turn")));
   }
+  parts.push(notesPanel(payload));
   return parts;
 }
 
@@ -143,18 +230,25 @@ function render() {
   // Which state the page shows, for anyone checking that the page caught up (tests, support).
   document.body.dataset.state = view && view.state_id !== undefined ? view.state_id : "lobby";
   if (!view || view.lobby) {
-    $("peek").hidden = true;
+    $("card").hidden = true;
     $("private").replaceChildren(lobby(view || { lobby: room }));
     $("public").replaceChildren();
     return;
   }
-  $("peek").hidden = Boolean(view.outcome);
-  if (peeking) showPeek(true);
-  $("private").replaceChildren(...privatePanel(payload));
-  $("public").replaceChildren(board(payload));
-  const myTurn = Boolean(view.you.decision && view.you.decision.options.length);
+  const decision = view.you.decision;
+  const myTurn = Boolean(decision && decision.options.length);
   if (myTurn && !myTurnBefore) buzz();
   myTurnBefore = myTurn;
+  // The reveal's card belongs to one action choice: it closes once the game moves on.
+  if (card === "open" && (cardFor !== view.state_id || !(decision && asksReveal(decision, view)))) {
+    setCard("closed");
+  }
+  const hide = veiled && !view.outcome;  // after the game nothing is secret any more
+  document.body.classList.toggle("veiled", hide);
+  $("card").hidden = hide || Boolean(view.outcome);
+  drawCard();
+  $("private").replaceChildren(...(hide ? [veilPanel(payload)] : privatePanel(payload)));
+  $("public").replaceChildren(hide ? "" : board(payload));
 }
 
 function failed(error) {
@@ -165,9 +259,11 @@ function failed(error) {
 }
 
 async function main() {
+  delaysFromAddress();
   await loadLang(chosenLang());
   $("lang").append(langToggle(() => { render(); stream && stream.reopen(); }));
   wirePeek();
+  glance = idleVeil(setVeil);
   try {
     await call("POST", `${api}/claim`);
   } catch (error) {

@@ -1,0 +1,393 @@
+"""The phones' server against a stranger on the table's Wi-Fi (companion/web/guard.py): idle and
+slow sockets are closed, one address cannot take every connection or every board stream, a
+pathological body is a plain 400, private answers are never cached, and another site's page
+cannot drive the API. Real sockets on loopback: the whole 127.0.0.0/8 is this machine, so the
+stranger's laptop is 127.0.0.2 (or .3) while the table's phones are 127.0.0.1, as behind a
+real Wi-Fi they would be different addresses."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import resource
+import socket
+
+import aiohttp
+import pytest
+from yarl import URL
+
+from companion.simulate import choice_for
+from companion.web.guard import Limits
+from companion.web.server import start_server
+
+NAMES = ["Ana", "Ben", "Cai", "Dee"]
+STRANGER = "127.0.0.2"
+WAIT = 10  # seconds: only a guard against a hang, never a measure of speed
+
+
+@pytest.fixture
+async def guarded(room):
+    """guarded(**limits) -> the base URL of another server for `room`, with those limits
+    (the usual `server` fixture keeps the defaults, and the table is set up through it)."""
+    runners = []
+
+    async def start(**limits) -> str:
+        runner = await start_server(room, "127.0.0.1", 0, limits=Limits(**limits))
+        runners.append(runner)
+        host, port = runner.addresses[0][:2]
+        return f"http://{host}:{port}"
+
+    yield start
+    for runner in runners:
+        await runner.cleanup()
+
+
+@pytest.fixture
+async def stranger():
+    """stranger(address) -> a client session whose connections come from `address`."""
+    sessions = []
+
+    def make(address: str = STRANGER) -> aiohttp.ClientSession:
+        session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(local_addr=(address, 0), limit=0),
+            cookie_jar=aiohttp.CookieJar(unsafe=True))
+        sessions.append(session)
+        return session
+
+    yield make
+    for session in sessions:
+        await session.close()
+
+
+@pytest.fixture
+async def raw_sockets():
+    """raw(base, count, send, address) -> `count` (reader, writer) pairs connected to the server
+    from `address`, each having sent `send`. All are closed after the test."""
+    opened: list[asyncio.StreamWriter] = []
+
+    async def connect(base: str, count: int, send: bytes,
+                      address: str = STRANGER) -> list[tuple]:
+        url = URL(base)
+        pairs = []
+        for _ in range(count):
+            reader, writer = await asyncio.open_connection(url.host, url.port,
+                                                           local_addr=(address, 0))
+            opened.append(writer)
+            writer.write(send)
+            pairs.append((reader, writer))
+        return pairs
+
+    yield connect
+    for writer in opened:
+        writer.close()
+
+
+async def closed_by_server(reader: asyncio.StreamReader) -> bool:
+    """Reads until the server ends the connection; True when it does (never returns False:
+    a connection the server keeps open makes the caller's wait_for time out)."""
+    try:
+        while await reader.read(4096):
+            pass
+    except ConnectionError:
+        pass
+    return True
+
+
+def head(path: str, base: str, extra: str = "") -> bytes:
+    return f"GET {path} HTTP/1.1\r\nHost: {URL(base).authority}\r\n{extra}".encode()
+
+
+async def refused(response: aiohttp.ClientResponse, status: int, code: str) -> None:
+    assert response.status == status, await response.text()
+    assert (await response.json())["error"]["code"] == code
+
+
+def snapshot(room) -> tuple:
+    table = room.table
+    return (table and table.state_id, table and table.store.last_seq(table.game_id),
+            room.room_view()["seats"], room.host_phone)
+
+
+async def command_for(room) -> tuple[int, dict]:
+    seat = room.table.state.pending.seats[0]
+    command = choice_for(room.table.state, seat, random.Random(0))
+    return seat, {**command, "state_id": room.table.state_id}
+
+
+# --- slow and idle sockets ---------------------------------------------------------------------
+
+async def test_half_sent_heads_and_idle_sockets_are_closed_but_streams_are_not(
+        room, set_up_game, guarded, raw_sockets, open_stream):
+    """A half-sent request head used to hold its socket (and a file descriptor) for an hour;
+    a socket trickling its head a byte at a time, forever."""
+    table = await set_up_game(NAMES)
+    base = await guarded(head_seconds=1)
+    phone, _ = table.seats[0]
+    seat_stream = await open_stream(phone, base + table.seat_url(0, "/events"))
+    board_stream = await open_stream(table.host, base + "/api/board/events")
+    halves = await raw_sockets(base, 20, head("/api/board", base))
+    [(idle_reader, _)] = await raw_sockets(base, 1, head("/api/choices", base, "\r\n"))
+    [(trickle_reader, trickle)] = await raw_sockets(base, 1, b"G")
+
+    async def trickling():
+        for byte in b"ET /api/board HTTP/1.1\r\nX-Slow: " + b"a" * 200:
+            await asyncio.sleep(0.1)
+            trickle.write(bytes([byte]))
+
+    feeder = asyncio.create_task(trickling())
+    try:
+        closing = [closed_by_server(reader) for reader, _ in halves]
+        closing += [closed_by_server(trickle_reader)]
+        assert all(await asyncio.wait_for(asyncio.gather(*closing), WAIT))
+        # a whole request is answered, and the kept-alive socket is then closed when idle
+        answer = await asyncio.wait_for(idle_reader.readuntil(b"\r\n\r\n"), WAIT)
+        assert answer.startswith(b"HTTP/1.1 200")
+        assert await asyncio.wait_for(closed_by_server(idle_reader), WAIT)
+    finally:
+        feeder.cancel()
+    # The event streams, open since before the first timeout, still carry news.
+    await seat_stream.next_view()
+    await board_stream.next_view()
+    await table.host.post(f"{table.host_url}/lang", json={"lang": "es"})
+    assert (await seat_stream.next_view(lambda p: p["room"]["lang"] == "es"))["room"]
+    assert (await board_stream.next_view(lambda p: p["room"]["lang"] == "es"))["room"]
+
+
+async def test_a_body_that_never_arrives_whole_is_refused_and_closed(
+        room, set_up_game, guarded, raw_sockets):
+    table = await set_up_game(NAMES)
+    base = await guarded(body_seconds=1)
+    seat, command = await command_for(room)
+    phone, token = table.seats[seat]
+    cookie = phone.cookie_jar.filter_cookies(URL(base))["dm_phone"].value
+    body = json.dumps(command).encode()
+    before = snapshot(room)
+    request = (f"POST /api/seat/{token}/command HTTP/1.1\r\nHost: {URL(base).authority}\r\n"
+               f"Cookie: dm_phone={cookie}\r\nContent-Type: application/json\r\n"
+               f"Content-Length: {len(body)}\r\n\r\n").encode() + body[:5]
+    [(reader, _)] = await raw_sockets(base, 1, request, address="127.0.0.1")
+    answer = await asyncio.wait_for(reader.read(), WAIT)  # to the end: the server closes
+    status, _, rest = answer.partition(b"\r\n")
+    assert status.startswith(b"HTTP/1.1 408")
+    assert json.loads(rest.partition(b"\r\n\r\n")[2])["error"]["code"] == "too_slow"
+    assert snapshot(room) == before
+
+
+# --- caps ------------------------------------------------------------------------------------
+
+def sockets_we_can_hold(wanted: int) -> int:
+    """As many as `wanted`, but within this process's file limit: each held socket is two
+    descriptors here (the client's end and the server's), plus the test's own."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return min(wanted, (soft - 256) // 2)
+
+
+async def test_one_address_holding_a_thousand_sockets_leaves_room_for_the_phones(
+        room, set_up_game, guarded, raw_sockets, stranger, open_stream):
+    """1,000 idle sockets from one laptop took every descriptor the unit allowed: no phone
+    could connect. Past its cap, the laptop's sockets are closed at once; the phones, from
+    their own addresses, get in."""
+    cap = 32
+    count = sockets_we_can_hold(1000)
+    if count < 4 * cap:
+        pytest.skip(f"the file limit allows only {count} sockets")
+    table = await set_up_game(NAMES)
+    base = await guarded(per_address=cap, head_seconds=60)
+    pairs = await raw_sockets(base, count, head("/api/board", base))
+    tasks = [asyncio.create_task(closed_by_server(reader)) for reader, _ in pairs]
+    loop = asyncio.get_running_loop()
+    try:
+        deadline = loop.time() + WAIT  # only a guard against a hang
+        while sum(t.done() for t in tasks) < count - cap and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        # the cap is held; everything past it was closed
+        assert sum(t.done() for t in tasks) == count - cap
+        # A seat phone and a spectator from other addresses get in while the cap is held.
+        phone, _ = table.seats[1]
+        response = await phone.get(base + table.seat_url(1))
+        assert response.status == 200 and (await response.json())["view"]["you"]["seat"] == 1
+        stream = await open_stream(phone, base + table.seat_url(1, "/events"))
+        assert (await stream.next_view())["view"]["you"]["seat"] == 1
+        viewer = stranger("127.0.0.3")
+        assert (await viewer.get(base + "/api/board")).status == 200
+        # The stranger's address gets nothing more while it holds its cap ...
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await stranger().get(base + "/api/board")
+    finally:
+        for task in tasks:
+            task.cancel()
+    # ... and its places come back once it lets go.
+    for _, writer in pairs:
+        writer.close()
+    deadline = loop.time() + WAIT
+    while True:
+        try:
+            async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+                    local_addr=(STRANGER, 0), force_close=True)) as again:
+                assert (await again.get(base + "/api/board")).status == 200
+                break
+        except aiohttp.ClientConnectionError:
+            assert loop.time() < deadline, "the stranger's places never came back"
+            await asyncio.sleep(0.05)
+
+
+async def test_board_streams_are_capped_but_seat_and_host_streams_always_open(
+        room, set_up_game, guarded, stranger, open_stream):
+    """The board stream needs no token: a laptop used to be able to open as many as it liked.
+    Now one address may hold a few and everyone together a few more; the streams of the
+    seats and the host, which need their tokens, are not counted."""
+    table = await set_up_game(NAMES)
+    base = await guarded(public_streams=6, public_streams_per_address=4)
+    laptop = stranger()
+    mine = [await open_stream(laptop, base + "/api/board/events") for _ in range(4)]
+    await refused(await laptop.get(base + "/api/board/events"), 429, "too_many_streams")
+    others = [await open_stream(table.host, base + "/api/board/events") for _ in range(2)]
+    # six in all: a third address is refused too
+    await refused(await stranger("127.0.0.3").get(base + "/api/board/events"), 429,
+                  "too_many_streams")
+    for seat, (phone, _) in enumerate(table.seats):
+        stream = await open_stream(phone, base + table.seat_url(seat, "/events"))
+        assert (await stream.next_view())["view"]["you"]["seat"] == seat
+    host = await open_stream(table.host, base + f"{table.host_url}/events")
+    await host.next_view()
+    for stream in mine + others:
+        await stream.next_view()
+    # A closed stream gives its place back (noticed at its next write: here, a change).
+    await mine[0].close()
+    await table.host.post(f"{table.host_url}/lang", json={"lang": "es"})
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while True:
+        response = await laptop.get(base + "/api/board/events")
+        if response.status == 200:
+            assert response.content_type == "text/event-stream"
+            response.close()
+            break
+        await refused(response, 429, "too_many_streams")
+        assert loop.time() < deadline, "the closed stream's place never came back"
+        await asyncio.sleep(0.05)
+
+
+# --- bodies ----------------------------------------------------------------------------------
+
+def nested(depth: int, inner: str = '["pass"]') -> str:
+    return "[" * depth + inner + "]" * depth
+
+
+@pytest.mark.parametrize("shape", ["list", "object"])
+async def test_json_nested_900_deep_is_a_bad_request_and_logs_no_traceback(
+        room, set_up_game, caplog, shape):
+    """It used to pass json.loads, blow the rules' recursion, answer 500 and log a traceback
+    for every request: a cheap way to flood the Pi's log."""
+    table = await set_up_game(NAMES)
+    deep = nested(900) if shape == "list" else '{"a":' * 900 + "1" + "}" * 900
+    seat = room.table.state.pending.seats[0]
+    phone = table.seats[seat][0]
+    kind = room.table.state.pending.kind
+    before = snapshot(room)
+    with caplog.at_level(logging.DEBUG):
+        for who, path, body in [
+                (phone, table.seat_url(seat, "/command"),
+                 f'{{"decision": "{kind}", "option": {deep}}}'),
+                (table.host, f"{table.host_url}/correct", f'{{"option": {deep}}}'),
+                (table.host, f"{table.host_url}/game", f'{{"setup": {deep}, "replace": true}}'),
+                (table.host, f"{table.host_url}/rebind", f'{{"seat": {deep}}}')]:
+            response = await who.post(path, data=body,
+                                      headers={"Content-Type": "application/json"})
+            await refused(response, 400, "bad_request")
+    assert snapshot(room) == before
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    # a command as deep as a real one still plays
+    seat, command = await command_for(room)
+    response = await table.seats[seat][0].post(table.seat_url(seat, "/command"), json=command)
+    assert response.status == 200, await response.text()
+
+
+# --- what a private answer leaves behind ---------------------------------------------------
+
+async def test_every_seat_and_host_answer_says_no_store(room, set_up_game, new_phone):
+    """A phone passed around the table, or its back button, must not show a seat's secrets
+    from a cache: answers, refusals and streams alike."""
+    table = await set_up_game(NAMES)
+    phone, token = table.seats[0]
+    other = new_phone()
+    seat, command = await command_for(room)
+    host = table.host_url
+    requests = [
+        (phone, "GET", table.seat_url(0), None, 200),
+        (phone, "POST", table.seat_url(0, "/claim"), None, 200),
+        (table.seats[seat][0], "POST", table.seat_url(seat, "/command"), command, 200),
+        (phone, "POST", table.seat_url(0, "/command"), {"decision": 3}, None),
+        (other, "GET", table.seat_url(0), None, 403),
+        (other, "POST", table.seat_url(0, "/claim"), None, 409),
+        (other, "GET", "/api/seat/" + "A" * 22, None, 404),
+        (phone, "DELETE", table.seat_url(0), None, 405),
+        (table.host, "GET", host, None, 200),
+        (table.host, "POST", f"{host}/start", None, 409),
+        (table.host, "POST", f"{host}/lang", {"lang": "fr"}, 400),
+        (other, "GET", host, None, 403),
+        (table.host, "GET", f"{host}/nothing-here", None, 404),
+    ]
+    for who, method, path, body, status in requests:
+        async with who.request(method, path, json=body) as response:
+            assert status is None or response.status == status, (path, await response.text())
+            assert response.headers.get("Cache-Control") == "no-store", (method, path)
+    for who, path in [(phone, table.seat_url(0, "/events")), (table.host, f"{host}/events")]:
+        async with who.get(path) as response:
+            assert response.status == 200
+            assert response.headers.get("Cache-Control") == "no-store", path
+
+
+# --- other sites' pages -------------------------------------------------------------------
+
+async def test_a_post_from_another_sites_page_is_refused_and_the_pis_own_page_is_not(
+        room, server, set_up_game, new_phone):
+    """A page on another site (or another port of this address) can make a phone's browser
+    POST to the Pi with the phone's cookie; the browser says where the page came from."""
+    table = await set_up_game(NAMES, start=False)
+    port = URL(server).port
+    stranger_page = new_phone()
+    before = snapshot(room)
+    for origin in ["http://evil.example", f"http://evil.example:{port}", "null",
+                   f"http://127.0.0.1:{port + 1}", f"https://127.0.0.1:{port}"]:
+        headers = {"Origin": origin}
+        await refused(await table.host.post(f"{table.host_url}/start", headers=headers),
+                      403, "cross_origin")
+        await refused(await stranger_page.post(table.seat_url(0, "/claim"), headers=headers),
+                      403, "cross_origin")
+    await refused(await table.host.post(f"{table.host_url}/rebind", json={"seat": 1},
+                                        headers={"Origin": "http://evil.example"}),
+                  403, "cross_origin")
+    assert snapshot(room) == before
+    # The Pi's own page, reached by its address, as every phone reaches it
+    same = {"Origin": f"http://127.0.0.1:{port}"}
+    response = await table.host.post(f"{table.host_url}/start", headers=same)
+    assert response.status == 200, await response.text()
+    seat, command = await command_for(room)
+    response = await table.seats[seat][0].post(table.seat_url(seat, "/command"), json=command,
+                                               headers=same)
+    assert response.status == 200, await response.text()
+
+
+async def test_a_host_name_that_is_not_the_pis_is_refused(room, server, set_up_game):
+    """DNS rebinding: evil.example's page, its name pointed at the Pi, is 'same origin' with
+    the API and could read the board and act with a phone's cookie. Phones reach the Pi by
+    its address (the QR codes carry it), so a foreign name is refused."""
+    table = await set_up_game(NAMES, start=False)
+    port = URL(server).port
+    before = snapshot(room)
+    for name in ["evil.example", f"evil.example:{port}", f"attacker.127.0.0.1.nip.io:{port}",
+                 f"evil.example@127.0.0.1:{port}"]:
+        await refused(await table.host.get("/api/board", headers={"Host": name}),
+                      403, "unknown_host")
+        await refused(await table.host.get(table.seat_url(0), headers={"Host": name}),
+                      403, "unknown_host")
+        origin = {"Host": name, "Origin": f"http://{name}"}
+        await refused(await table.host.post(f"{table.host_url}/start", headers=origin),
+                      403, "unknown_host")
+    assert snapshot(room) == before
+    for name in [f"127.0.0.1:{port}", "127.0.0.1", f"localhost:{port}", f"[::1]:{port}",
+                 f"{socket.gethostname()}:{port}", f"{socket.gethostname()}.local:{port}"]:
+        response = await table.host.get("/api/board", headers={"Host": name})
+        assert response.status == 200, (name, await response.text())
