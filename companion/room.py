@@ -30,7 +30,7 @@ from .darkmoon.views import waiting_view
 from .store import EventStore, StoreError
 from .refusals import (BadRequest, GameInProgress, NotReady, NotYourSeat,  # noqa: F401
                        OneSeatPerPhone, RoomError, SeatClaimed, StorageFailed, UnknownToken)
-from .table import PUBLIC, Table
+from .table import PUBLIC, RULES_VERSION, Table
 
 SETTING = "room"
 NOTICES = 8  # recent public notices (a refused scan, a re-bound phone) the kiosk shows
@@ -71,8 +71,15 @@ class Room:
         self.lobby: dict | None = saved.get("lobby")
         self.table: Table | None = None
         if self.lobby and self.lobby.get("game_id") is not None:
-            self.table = Table.resume(store, self.lobby["game_id"])
-            self._watch_table()
+            if store.meta(self.lobby["game_id"]).get("rules_version") != RULES_VERSION:
+                # Stored by a version with other rules (the Pi was updated since): it may not
+                # replay, and is no damage. It stays in the store; the room starts afresh.
+                log.warning("game %s was stored under other rules: not resumed",
+                            self.lobby["game_id"])
+                self.lobby = None
+            else:
+                self.table = Table.resume(store, self.lobby["game_id"])
+                self._watch_table()
         # Before the loop serves anyone: the first host code is on disk before it is shown.
         store.put_setting(SETTING, self._record())
 

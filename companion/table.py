@@ -13,12 +13,16 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .darkmoon import Game, Setup, public_view, seat_view, start, visible_facts, waiting_for
+from .darkmoon import (Game, Position, Setup, public_view, seat_view, start, start_from,
+                       visible_facts, waiting_for)
 from .darkmoon.api import apply_event, step
 from .store import EventStore
 
 PUBLIC = "public"
-RULES_VERSION = 1
+# Replaying a log runs the rules again with the stored outcomes: a game stored under other
+# rules may not replay. Raised whenever a rules change alters what a stored command does
+# (2: the commander die on every retrieval, Restore Comm's choice, and the rest of issue 10).
+RULES_VERSION = 2
 LOG_LENGTH = 60  # facts sent with each view during play; once it is over, the whole log
 
 Subscriber = Callable[[object, dict], None]
@@ -50,6 +54,18 @@ class Table:
         setup = setup if isinstance(setup, Setup) else Setup.from_json(setup)
         events = start(setup, _rng(seed, 0))
         game_id = store.new_game({"setup": setup.to_json(), "seed": seed,
+                                  "rules_version": RULES_VERSION})
+        store.append(game_id, 1, events)
+        return cls(store, game_id, events, seed)
+
+    @classmethod
+    def from_position(cls, store: EventStore, position: Position | dict,
+                      seed: int | None = None) -> "Table":
+        """Begin a game at a described position (tools, tutorials and tests only: a real
+        table is dealt). Stored like any game: resume and replay need nothing more."""
+        position = position if isinstance(position, Position) else Position.from_json(position)
+        events = start_from(position, _rng(seed, 0))
+        game_id = store.new_game({"position": position.to_json(), "seed": seed,
                                   "rules_version": RULES_VERSION})
         store.append(game_id, 1, events)
         return cls(store, game_id, events, seed)

@@ -75,6 +75,10 @@ def tracks(view: dict, lang: str) -> Text:
     _row(t, say(lang, "board.pool"),
          say(lang, "board.pool_counts", strong=pool["strong"], weak=pool["weak"],
              commander=pool["commander"]))
+    lost = {colour: n for colour, n in view.get("lost", {}).items() if n}
+    if lost:  # the host said a die fell under the table: the pool is short by that much
+        _row(t, say(lang, "board.lost"), ", ".join(
+            f"{n} {say(lang, 'die.' + colour)}" for colour, n in lost.items()), "yellow")
     _row(t, say(lang, "board.task_deck"),
          say(lang, "board.deck_counts", deck=view["task_deck_size"],
              discard=view["task_discard_size"]))

@@ -49,8 +49,8 @@ def cards(view: dict, lang: str) -> Text:
         if f["k"] == "task_discarded":
             t.append(say(lang, "over.task_discarded", seat=seat_label(view, f["seat"]),
                          cards=", ".join(name_of(lang, "card", c) for c in f["cards"])) + "\n")
-        elif f["k"] == "event_bottom":
-            t.append(say(lang, "over.event_bottom", seat=seat_label(view, f["seat"]),
+        elif f["k"] in ("event_bottom", "event_discarded"):
+            t.append(say(lang, f"over.{f['k']}", seat=seat_label(view, f["seat"]),
                          card=name_of(lang, "card", f["card"])) + "\n")
     after = view.get("revealed_after_game") or {}
     for key in ("task_discard", "task_deck", "event_deck"):

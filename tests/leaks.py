@@ -46,7 +46,7 @@ def check_public_view(g, view: dict, text: str) -> None:
         assert "dice" not in entry, "dice counts of a seat on the public board"
         assert entry["status"] == (s.status if s.revealed else None)
     # dice counts: the pool's and the spent dice's, nobody's behind a screen
-    assert dice_dicts(text) == [json.dumps(view["pool"]), json.dumps(view["spent"])]
+    assert dice_dicts(text) == [json.dumps(view[k]) for k in ("pool", "spent", "lost")]
     words = set(WORDS.findall(text))
     hidden = {s.status for s in g.seats if not s.revealed}
     assert not words & hidden, f"a hidden status on the public board: {words & hidden}"
@@ -77,7 +77,8 @@ class Secrets:
             if "to" not in f:
                 continue
             self.facts += 1
-            if f["k"] in ("tasks_drawn", "task_discarded", "events_drawn", "event_bottom"):
+            if f["k"] in ("tasks_drawn", "task_discarded", "events_drawn", "event_bottom",
+                          "event_discarded"):
                 cards = f["cards"] if "cards" in f else [f["card"]]
                 for viewer in range(self.players):
                     if viewer not in f["to"]:
@@ -95,7 +96,7 @@ def check_seat_view(g, seat: int, view: dict, text: str, secrets: Secrets) -> No
     me = g.seats[seat]
     you = view["you"]
     assert you["seat"] == seat and you["status"] == me.status and you["dice"] == me.dice
-    assert dice_dicts(text) == [json.dumps(view[k]) for k in ("pool", "spent")] + [
+    assert dice_dicts(text) == [json.dumps(view[k]) for k in ("pool", "spent", "lost")] + [
         json.dumps(you["dice"])], "dice counts of another seat in a seat's view"
     for i, s in enumerate(g.seats):
         assert view["seats"][i]["status"] == (s.status if s.revealed else None)

@@ -411,7 +411,7 @@ INVALID_CORRECTIONS = [
     (["suspicion", 4], MalformedCommand), (["event_cubes", 99], MalformedCommand),
     (["event_cubes", -1], MalformedCommand), (["final_cubes", 3], MalformedCommand),
     (["dice", 3], MalformedCommand), ([], MalformedCommand), ("shield", MalformedCommand),
-    (["commander", 2], MalformedCommand), (["shield", 2.0], MalformedCommand),
+    (["commander", "2"], MalformedCommand), (["shield", 2.0], MalformedCommand),
 ]
 
 

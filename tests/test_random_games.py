@@ -16,7 +16,8 @@ import pytest
 from companion.darkmoon import (HOST, Chance, Ctx, RulesError, Setup, decide, evolve, play,
                                 public_view, replay, seat_view, start)
 from companion.darkmoon.api import apply_event, step
-from companion.darkmoon.data import (COMMANDER, DICE_IN_BOX, FATIGUE_TOKENS,
+from companion.darkmoon.corrections import CHECKS
+from companion.darkmoon.data import (COMMANDER, DICE_IN_BOX, EVENTS, FATIGUE_TOKENS,
                                      MIN_PLAYERS_FOR, OUTPOST_TOKENS, STRONG,
                                      TOKENS_TO_LOSE, VARIANTS, WEAK)
 from companion.simulate import MAX_COMMANDS, bot_choice, helpful_choice, play_game
@@ -66,12 +67,13 @@ CASES = [
 def check_components(g) -> None:
     """The 29 dice, the tokens and the decision: checked after every single step."""
     assert g.dice_total() == DICE_IN_BOX, g.dice_total()
-    for where, dice in [("pool", g.pool), ("spent", g.spent)] + [
+    for where, dice in [("pool", g.pool), ("spent", g.spent), ("lost", g.lost)] + [
             (f"seat {i}", s.dice) for i, s in enumerate(g.seats)]:
         assert set(dice) == {STRONG, WEAK, COMMANDER}, (where, dice)
         assert all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
                    for n in dice.values()), (where, dice)
-    assert sum(s.dice[COMMANDER] for s in g.seats) + g.pool[COMMANDER] + g.spent[COMMANDER] == 1
+    assert sum(s.dice[COMMANDER] for s in g.seats) + g.pool[COMMANDER] + g.spent[COMMANDER] \
+        + g.lost[COMMANDER] == 1
     # Only the commander ever holds the commander die.
     for i, s in enumerate(g.seats):
         if s.dice[COMMANDER]:
@@ -131,11 +133,42 @@ def check_die_limits(g) -> None:
 COMMON_DECISIONS = ("submit", "participation", "continue", "take_dice", "vote", "action")
 
 
+def random_seat_correction(g, rng: random.Random, what: str) -> list:
+    """Commander, quarantine or die tokens: often a seat the pending decision waits for
+    (the corrections most likely to change what it offers), sometimes no seat at all."""
+    waiting = list(g.pending.options)
+    seat = rng.choice(waiting if waiting and rng.random() < 0.5 else range(g.players + 1))
+    if what == "commander":
+        return [what, seat if rng.random() < 0.9 else str(seat)]
+    if what == "quarantine":
+        on = seat < g.players and g.seats[seat].quarantined
+        return [what, seat, ("off" if on else "on") if rng.random() < 0.9 else "on"]
+    return [what, seat, rng.choice([-3, -2, -1, 0, 1, 2, 3, 15])]
+
+
+def random_event_correction(g, rng: random.Random, what: str) -> list:
+    card = rng.choice(sorted(EVENTS) + ["nope"])
+    if what == "event":
+        return [what, card]
+    if g.completed_events and rng.random() < 0.4:
+        return [what, rng.choice(g.completed_events), "off"]
+    return [what, card, rng.choice(["on", "on", "off"])]
+
+
 def random_correction(g, rng: random.Random) -> list:
     """A host correction, usually valid, sometimes not (a refusal must change nothing),
     often about a token the pending decision names."""
     what = rng.choice(["shield", "outpost", "fatigue", "sabotage", "suspicion",
-                       "event_cubes", "final_cubes", "bogus"])
+                       "event_cubes", "final_cubes", "bogus", "commander", "quarantine",
+                       "die_tokens", "lost_dice", "event", "completed"])
+    if what in ("commander", "quarantine", "die_tokens"):
+        return random_seat_correction(g, rng, what)
+    if what in ("event", "completed"):
+        return random_event_correction(g, rng, what)
+    if what == "lost_dice":
+        colour = rng.choice([STRONG, WEAK, COMMANDER, "green"])
+        lost = g.lost.get(colour, 0)
+        return [what, colour, max(-1, lost + rng.choice([-1, 1, 1, 2, 40]))]
     named = [o for seat in g.pending.seats for o in g.pending.options[seat]
              if len(o) == 2 and o[0] in ("outpost", "fatigue")]
     if named and rng.random() < 0.5:
@@ -154,7 +187,7 @@ def random_correction(g, rng: random.Random) -> list:
     if what == "sabotage":
         return [what, rng.choice(["shield", "outpost", "fatigue", "none", "kitchen"])]
     if what == "bogus":
-        return [rng.choice(["dice", "commander", ""]), 1]
+        return [rng.choice(["dice", "teleport", ""]), 1]
     return [what, rng.randrange(-1, 5)]
 
 
@@ -291,6 +324,8 @@ def test_random_games_with_host_corrections(players, policy):
         corrected.update(e["command"]["option"][0] for e in events[1:] if e["actor"] == HOST)
         corrected["ended"] += events[-1]["actor"] == HOST
     assert sum(corrected.values()) >= GAMES_PER_CASE, corrected
+    # every kind of correction was accepted somewhere in these games, not only refused
+    assert set(CHECKS) <= set(corrected), set(CHECKS) - set(corrected)
 
 
 def test_helpful_bots_reach_the_final_event():

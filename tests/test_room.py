@@ -357,3 +357,21 @@ async def test_demo_bots_play_a_whole_game_and_a_phone_can_take_a_seat_over(tmp_
     actors = {e["actor"] for records in room.store.load(room.table.game_id) for e in records
               if e["type"] == "command"}
     assert actors == {0, 1, 2, 3}  # the newcomer played seat 0, the bots the others
+
+
+async def test_a_game_stored_under_older_rules_is_kept_but_not_resumed(tmp_path):
+    """A Pi updated between evenings: its last game was stored under other rules and may not
+    replay under these. It is no damage: the room starts afresh (same host code), and the
+    game stays in the store."""
+    room = await claimed_room(tmp_path)
+    game, host = room.table.game_id, room.host_token
+    path = room.store
+    path.close()
+    import sqlite3
+    raw = sqlite3.connect(tmp_path / "games.db")
+    with raw:
+        raw.execute("UPDATE games SET meta = json_set(meta, '$.rules_version', 1)")
+    raw.close()
+    again = open_room(tmp_path)
+    assert again.phase == "start" and again.table is None and again.host_token == host
+    assert again.store.latest_game() == game and again.store.load(game)

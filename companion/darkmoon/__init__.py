@@ -6,13 +6,15 @@ from .corrections import HOST
 from .engine import Chance, Ctx, legal_options
 from .errors import (BadSetup, GameOver, IllegalOption, MalformedCommand, NotYourDecision,
                      ReplayMismatch, RulesError, StaleState, UnknownSeat, WrongDecision)
+from .position import Position, start_from
 from .setup import Setup
 from .state import Game
 from .views import public_view, seat_view, visible_facts
 
 __all__ = [
     "BadSetup", "Chance", "Ctx", "Game", "GameOver", "HOST", "IllegalOption",
-    "MalformedCommand", "NotYourDecision", "ReplayMismatch", "RulesError", "Setup",
+    "MalformedCommand", "NotYourDecision", "Position", "ReplayMismatch", "RulesError", "Setup",
     "StaleState", "UnknownSeat", "WrongDecision", "decide", "evolve", "legal_options",
-    "play", "public_view", "replay", "seat_view", "start", "visible_facts", "waiting_for",
+    "play", "public_view", "replay", "seat_view", "start", "start_from", "visible_facts",
+    "waiting_for",
 ]

@@ -65,7 +65,8 @@ def play(g: Game, actor, command, ctx: Ctx) -> dict:
 
 
 def refresh_action_options(g: Game) -> None:
-    """A corrected outpost token can open or block actions already offered."""
+    """A correction can open or block actions already offered (an outpost token, a
+    quarantine, the commander die leaving a seat with no other dice)."""
     from .turn import INFECTED_OPTIONS, normal_action_options
     p = g.pending
     if p is not None and p.kind == "action":
@@ -91,6 +92,9 @@ def apply_event(g: Game | None, event: dict) -> Game:
     ctx = Ctx(chance, keep_facts=False)
     if event["type"] == "start":
         g = build(Setup.from_json(event["setup"]), ctx)
+    elif event["type"] == "position":  # a game begun from a described position
+        from .position import Position, build_position  # position imports setup, not api
+        g = build_position(Position.from_json(event["position"]), ctx)
     elif event["type"] == "command":
         if g is None:
             raise ReplayMismatch("a command before the game started")

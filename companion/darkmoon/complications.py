@@ -1,7 +1,7 @@
 """Complication tasks: each asks for a choice, and the choice decides success (RB Task cards)."""
 from __future__ import annotations
 
-from .damage import ask_damage_kind, damage, token_options
+from .damage import ask_damage_kind, damage, short_of_a_loss, token_options
 from .data import DAMAGE_KINDS, FATIGUE, OUTPOST, SHIELD
 from .engine import Ctx, answer, ask, push, step
 from .state import Game
@@ -31,7 +31,13 @@ def others(g: Game, seat: int) -> list[int]:
 
 def acceptable_loss(g: Game, ctx: Ctx, card: str) -> None:
     succeed(g, ctx)  # drawing the token is not optional, so the task always succeeds
-    ask_damage_kind(g, ctx, g.active, DAMAGE_KINDS, card)
+    # A sixth token is never offered: an Infected active player would win with a card the
+    # Uninfected drew. With every kind at five, nothing is drawn (facts §6c).
+    kinds = short_of_a_loss(g, DAMAGE_KINDS)
+    if kinds:
+        ask_damage_kind(g, ctx, g.active, kinds, card)
+    else:
+        ctx.fact("damage_declined", seat=g.active, reason=card)
 
 
 def ask_target(g: Game, ctx: Ctx, card: str, candidates: list[int], on_none) -> None:
@@ -91,7 +97,12 @@ def compromise_draw(g: Game, ctx: Ctx, left: int, shield: bool) -> None:
         if shield:  # one shield test after both tokens (facts §8 q3)
             push(g, ("shield_test", {}))
         return
-    ask(g, ctx, "compromise_kind", {g.active: [(k,) for k in DAMAGE_KINDS]},
+    kinds = short_of_a_loss(g, DAMAGE_KINDS)  # never a sixth token, as Acceptable Loss
+    if not kinds:
+        ctx.fact("damage_declined", seat=g.active, reason="strategic_compromise")
+        push(g, ("compromise_draw", {"left": 0, "shield": shield}))
+        return
+    ask(g, ctx, "compromise_kind", {g.active: [(k,) for k in kinds]},
         {"left": left, "shield": shield})
 
 

@@ -29,6 +29,12 @@ def damage(g: Game, ctx: Ctx, kind: str, n: int, capped: bool = False,
         push(g, ("shield_test", {}))
 
 
+def short_of_a_loss(g: Game, kinds) -> list[str]:
+    """The kinds whose next token would not be the sixth: the only ones a card may let a
+    player choose when it must not hand the Infected the game (facts §6c)."""
+    return [k for k in kinds if count(g, k) < TOKENS_TO_LOSE - 1]
+
+
 def place_one(g: Game, ctx: Ctx, kind: str) -> None:
     if kind == SHIELD:
         g.shield_tokens += 1

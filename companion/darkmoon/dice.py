@@ -27,9 +27,18 @@ def take_options(g: Game, seat: int, want: int, exact: bool) -> list[tuple]:
             if s <= strong and n - s <= weak]
 
 
+# The retrievals the rulebook lists (RB Die Limits: "at the beginning of their turn, when
+# passing during a Malfunction Task, when issued an order by another player, or when a
+# completed Event card allows them to"); each brings the commander die to a commander who
+# lacks it (facts §7). A character's one-die ability is not among them.
+COMMANDER_DIE_COMES_WITH = ("turn", "pass", "order", "restore_comm")
+
+
 @step("retrieve")
 def retrieve(g: Game, ctx: Ctx, seat: int, want: int, exact: bool, reason: str) -> None:
     """Take dice from the available pool, never past the die limit."""
+    if reason in COMMANDER_DIE_COMES_WITH:
+        take_commander_die(g, ctx, seat)
     options = take_options(g, seat, want, exact)
     ask(g, ctx, "take_dice", {seat: options}, {"reason": reason})
 

@@ -5,7 +5,7 @@ from .damage import count, damage, end_game, place_one, remove_token
 from .data import (COMPLICATION, DAMAGE_KINDS, EVENTS, EVENTS_BEFORE_FINAL, FATIGUE,
                    FATIGUE_TOKENS, FINAL_EVENTS, OUTPOST, OUTPOST_TOKENS, SHIELD,
                    SYSTEM_REBOOT_DRAWS, SYSTEM_REBOOT_MAX_OF_A_KIND, TASKS, TOKENS_TO_LOSE)
-from .dice import discard_all, take_commander_die
+from .dice import discard_all
 from .engine import Ctx, answer, ask, push, step
 from .state import Game
 from .votes import quarantine, release, set_commander
@@ -54,26 +54,35 @@ def next_event(g: Game, ctx: Ctx, completed: str) -> None:
     if len(g.completed_events) >= EVENTS_BEFORE_FINAL:
         start_final(g, ctx)
     else:
-        push(g, ("draw_events", {}))
+        push(g, ("draw_events", {"reason": "next_event"}))
 
 
 @step("draw_events")
-def draw_events(g: Game, ctx: Ctx) -> None:
-    """The commander draws two, places one and puts the other at the bottom unseen."""
+def draw_events(g: Game, ctx: Ctx, reason: str = "setup") -> None:
+    """The commander draws two and places one. The other goes to the bottom of the deck at
+    setup (RB Setup step 15) but is discarded face down in play (RB Turn step 7); either way
+    nobody else sees it."""
     g.event_drawn = [g.event_deck.pop(), g.event_deck.pop()]
     ctx.fact("events_drawn", to=[g.commander], seat=g.commander, cards=list(g.event_drawn))
-    ask(g, ctx, "event", {g.commander: [("event", c) for c in g.event_drawn]}, {})
+    ask(g, ctx, "event", {g.commander: [("event", c) for c in g.event_drawn]},
+        {"reason": reason})
 
 
 @answer("event")
 def choose_event(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     card = option[1]
     other = next(c for c in g.event_drawn if c != card)
-    g.event_deck.insert(0, other)
     g.event_drawn = []
     g.event, g.event_cubes = card, 0
-    ctx.fact("event_bottom", to=[seat], seat=seat, card=other)
-    ctx.fact("event_placed", seat=seat, card=card)
+    if data.get("reason", "setup") == "setup":
+        g.event_deck.insert(0, other)
+        ctx.fact("event_bottom", to=[seat], seat=seat, card=other)
+        ctx.fact("event_placed", seat=seat, card=card, other="bottom")
+    else:
+        # Out of the game: the discarded card is shown only in the private fact, which
+        # the end of the game reveals.
+        ctx.fact("event_discarded", to=[seat], seat=seat, card=other)
+        ctx.fact("event_placed", seat=seat, card=card, other="discarded")
     if card == "recovery":
         push(g, ("recovery", {}))
 
@@ -156,9 +165,11 @@ def reboot_shields(g: Game, ctx: Ctx) -> None:
 
 @step("recovery")
 def recovery(g: Game, ctx: Ctx) -> None:
-    damage(g, ctx, FATIGUE, 1, capped=capped(g))
+    # Not capped: the cap is for Events when *completed* (RB Complete the Event), and
+    # Recovery draws when it is placed, so its sixth fatigue token ends the game (facts §6a).
+    damage(g, ctx, FATIGUE, 1)
     if len(g.fatigue_board) == 1 and g.outcome is None:
-        damage(g, ctx, FATIGUE, 1, capped=capped(g))
+        damage(g, ctx, FATIGUE, 1)
     for seat in range(g.players):
         if g.fatigued(seat):
             discard_all(g, ctx, seat, "recovery")
@@ -171,8 +182,9 @@ def rescue_crewman(g: Game, ctx: Ctx) -> None:
 
 @event("restore_comm")
 def restore_comm(g: Game, ctx: Ctx) -> None:
-    """Everyone from the active player takes dice up to their limit; the Command token does
-    not matter and revealed Infected take none (RB card notes)."""
+    """Everyone from the active player may take dice, as many as they choose up to their
+    limit; the Command token does not matter and revealed Infected take none (RB card
+    notes: "They may still retrieve dice up to their full die limit")."""
     steps = []
     for seat in g.clockwise_from(g.active):
         if not g.seats[seat].revealed:
@@ -182,9 +194,9 @@ def restore_comm(g: Game, ctx: Ctx) -> None:
 
 @step("restore_comm_seat")
 def restore_comm_seat(g: Game, ctx: Ctx, seat: int) -> None:
-    take_commander_die(g, ctx, seat)
+    # The room is counted when this seat's turn to take comes, after the seats before it.
     need = g.die_limit(seat) - g.seats[seat].held
-    push(g, ("retrieve", {"seat": seat, "want": max(0, need), "exact": True,
+    push(g, ("retrieve", {"seat": seat, "want": max(0, need), "exact": False,
                           "reason": "restore_comm"}))
 
 

@@ -84,6 +84,8 @@ class Game:
     seats: list
     pool: dict = field(default_factory=dict)
     spent: dict = field(default_factory=dict)
+    # Dice the host reported lost under the table: out of play, still among the 29 in the box.
+    lost: dict = field(default_factory=lambda: {c: 0 for c in DICE_IN_BOX})
     shield_tokens: int = 2
     outpost_board: list = field(default_factory=list)
     outpost_pile: list = field(default_factory=list)
@@ -155,7 +157,7 @@ class Game:
         return (self.final_event if self.final_active else self.event) == event_id
 
     def dice_total(self) -> dict:
-        total = {c: self.pool[c] + self.spent[c] for c in DICE_IN_BOX}
+        total = {c: self.pool[c] + self.spent[c] + self.lost[c] for c in DICE_IN_BOX}
         for s in self.seats:
             for c in DICE_IN_BOX:
                 total[c] += s.dice[c]

@@ -1,11 +1,10 @@
 """A turn: retrieve dice, one action, a task, then whatever the task sets off."""
 from __future__ import annotations
 
-from .data import (BLOCKED_BY, COMPLICATION, FATIGUE, OUTPOST, SHIELD, SUSPICION_START,
-                   SUSPICION_VOTE, TASKS, WEAK)
+from .data import (BLOCKED_BY, COMPLICATION, FATIGUE, OUTPOST, REPAIR_RETRIEVERS, SHIELD,
+                   SUSPICION_START, SUSPICION_VOTE, TASKS, WEAK)
 from .damage import remove_token, token_options
-from .dice import (roll, roll_choice_options, spent_to_pool, submit, submit_options,
-                   take_commander_die)
+from .dice import roll, roll_choice_options, spent_to_pool, submit, submit_options
 from .engine import Ctx, answer, ask, push, registrar, step
 from .state import Game, TaskInPlay
 
@@ -23,7 +22,6 @@ action, on_submitted = registrar(ACTIONS), registrar(SUBMITTED)
 def turn_start(g: Game, ctx: Ctx, seat: int) -> None:
     g.active, g.turn, g.luba_reroll_used = seat, g.turn + 1, False
     ctx.fact("turn", seat=seat, turn=g.turn)
-    take_commander_die(g, ctx, seat)
     need = g.die_limit(seat) - g.seats[seat].held
     push(g, ("retrieve", {"seat": seat, "want": max(0, need), "exact": True, "reason": "turn"}),
          ("action_phase", {"seat": seat, "ordered": False}),
@@ -129,11 +127,12 @@ def repair(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
 def repaired(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
     area, success = data["area"], faces[0] > 0
     ctx.fact("repair", seat=seat, area=area, success=success)
-    retriever = next((c for c, a in (("steve", SHIELD), ("enver", OUTPOST),
-                                     ("michihiro", FATIGUE)) if a == area), None)
+    retriever = next((c for c, a in REPAIR_RETRIEVERS.items() if a == area), None)
     retrieves = data["ability"] and g.ability(seat, retriever)
     sabotaged = g.sabotage == area
-    after = []
+    # The submitted die goes back to the pool first, so Steve, Enver or Michihiro may take
+    # that very die back: a repair "without submitting dice" (facts §4, RB Strategy).
+    after = [("spent_to_pool", {})]
     if success:
         after.append(("remove_repaired", {"seat": seat, "area": area}))
     if retrieves and sabotaged:
@@ -142,7 +141,6 @@ def repaired(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
         after.append(("retrieve", {"seat": seat, "want": 1, "exact": True, "reason": "ability"}))
     elif sabotaged:
         after.append(("sabotage_discard", {"seat": seat, "area": area}))
-    after.append(("spent_to_pool", {}))
     push(g, *after)
 
 

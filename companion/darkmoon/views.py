@@ -39,6 +39,7 @@ def public_view(g: Game) -> dict:
         "suspicion": g.suspicion,
         "pool": dict(g.pool),
         "spent": dict(g.spent),
+        "lost": dict(g.lost),  # dice the host reported lost under the table
         "task_deck_size": len(g.task_deck),
         "task_discard_size": len(g.task_discard),
         "task": task_view(g),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..darkmoon.data import EVENTS, FINAL_EVENTS
 from .options import option_label
-from .words import Words
+from .words import Words, signed
 
 
 def outcome(f: dict) -> str:
@@ -31,6 +31,7 @@ VARIANT = {
     "vote_result": lambda f: f["result"],
     "tie_broken": lambda f: f["result"],
     "resupply": lambda f: "none" if f["kind"] == "none" else "",
+    "event_placed": lambda f: "discarded" if f.get("other") == "discarded" else "",
     "game_over": lambda f: f["condition"],
     "codes_checked": lambda f: "fatigued" if f["fatigued"] else "",
     "action": lambda f: "ordered" if f.get("ordered") else "",
@@ -41,7 +42,8 @@ VARIANT = {
     "damage_declined": lambda f: f["reason"],
     "event_cube": lambda f: "final" if f.get("final") else "",
     "corrected": lambda f: f["what"] + ("." + f["to_value"][-1]
-                                        if f["what"] in ("outpost", "fatigue")
+                                        if f["what"] in ("outpost", "fatigue", "quarantine",
+                                                         "completed")
                                         else ".none" if f["to_value"] == ["none"] else ""),
     "game_set_up": lambda f: "variants" if f.get("variants") else "",
     "tokens_drawn": lambda f: f["kind"],
@@ -81,6 +83,13 @@ def extra_values(w: Words, f: dict) -> dict:
             extra["token"] = w.token(value[0])
         elif f["what"] == "sabotage" and value[0] != "none":
             extra["area"] = w(f"game.area.{value[0]}")
+        elif f["what"] in ("commander", "quarantine", "die_tokens"):
+            extra["seat"] = w.seat(value[0])
+            extra["value"] = signed(value[-1]) if f["what"] == "die_tokens" else value[-1]
+        elif f["what"] == "lost_dice":
+            extra["colour"], extra["value"] = w(f"game.colour.{value[0]}"), value[1]
+        elif f["what"] in ("event", "completed"):
+            extra["card"] = w.card(value[0])
     elif k == "task_chosen":
         extra["task"] = w.task(f["card"])
     elif k == "malfunction_result":

@@ -15,8 +15,8 @@ import random
 from collections import deque
 
 from companion.darkmoon import Chance, Ctx, Setup, play, replay, start
-from companion.darkmoon.data import (COMMANDER, DICE_IN_BOX, FATIGUE_TOKENS, OUTPOST_TOKENS,
-                                     STRONG, TASKS, UNINFECTED, WEAK)
+from companion.darkmoon.data import (COMMANDER, DICE_IN_BOX, FATIGUE_TOKENS, OUTPOST,
+                                     OUTPOST_TOKENS, STRONG, TASKS, UNINFECTED, WEAK)
 from companion.darkmoon.engine import push, run
 from companion.darkmoon.state import TaskInPlay
 
@@ -177,3 +177,18 @@ class Table:
 
     def facts_of(self, kind: str) -> list[dict]:
         return [f for f in self.facts if f["k"] == kind]
+
+
+def put(t, kind, *tokens):
+    """Place named outpost or fatigue tokens on the board."""
+    board, pile = ((t.g.outpost_board, t.g.outpost_pile) if kind == OUTPOST
+                   else (t.g.fatigue_board, t.g.fatigue_pile))
+    for token in tokens:
+        pile.remove(token)
+        board.append(token)
+
+
+def held(t, seat):
+    """A seat's dice behind its screen: (strong, weak, commander)."""
+    d = t.g.seats[seat].dice
+    return d[STRONG], d[WEAK], d[COMMANDER]

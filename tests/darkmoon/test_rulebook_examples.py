@@ -64,11 +64,11 @@ def test_malfunction_task_example():
     only a single active die and chooses to be OUT. He retrieves two Strong dice" ... Jon
     submits (+4)(+1), rolls again and must submit a (-2): 3; Luba submits (-1), then (+4):
     "thereby ensuring the Task succeeds"."""
-    t = Table(("jon", "luba", "michihiro"), commander=2,
+    t = Table(("jon", "luba", "michihiro"), commander=1,
               infected={1: "infected_outpost"})
     jon, luba, michihiro = 0, 1, 2
-    t.dice(luba, 1, 2)
-    t.dice(michihiro, 0, 1)          # his commander die is still in the pool
+    t.dice(luba, 1, 2)               # the commander die is in the pool: she rolls three
+    t.dice(michihiro, 0, 1)
     t.stack_tasks("outpost_4", "life_support_7")
     t.turn(jon)
     t.do(jon, "action", "pass")

@@ -12,23 +12,9 @@ from companion.darkmoon.damage import shield_fails
 from companion.darkmoon.data import (COMMANDER, COMPLICATION, EVENTS, FATIGUE_TOKENS, STRONG,
                                      TASKS, WEAK)
 
-from .position import NAMES, Table
+from .position import NAMES, Table, held, put
 
 INFECTED = "infected_shields"
-
-
-def put(t, kind, *tokens):
-    """Place named outpost or fatigue tokens on the board."""
-    board, pile = ((t.g.outpost_board, t.g.outpost_pile) if kind == "outpost"
-                   else (t.g.fatigue_board, t.g.fatigue_pile))
-    for token in tokens:
-        pile.remove(token)
-        board.append(token)
-
-
-def held(t, seat):
-    d = t.g.seats[seat].dice
-    return d[STRONG], d[WEAK], d[COMMANDER]
 
 
 def all_out(t, *seats):

@@ -122,3 +122,22 @@ async def test_f2_switches_the_kiosk_to_spanish(tmp_path):
         text = await settle(app, pilot)
         assert room.lang == "es"
         assert "ESCUDOS" in text and "Jugadores" in text and "SHIELDS" not in text
+
+
+async def test_dice_the_host_reports_lost_show_on_the_board(tmp_path):
+    """Issue 10: a die lost under the table is corrected by the host (the 29 stay counted);
+    the kiosk says the pool is short, in both languages, and says nothing once it is found."""
+    room = await seated_room(tmp_path, seed=7, players=4)
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        text = await settle(app, pilot)
+        assert "Lost dice" not in text
+        await room.submit("host", {"decision": "correct", "option": ["lost_dice", "strong", 1]})
+        text = await settle(app, pilot)
+        assert "Lost dice: 1 strong" in region_text(app, "#tracks").replace("\n", " ")
+        await pilot.press("f2")
+        text = await settle(app, pilot)
+        assert "Dados perdidos: 1 fuerte" in region_text(app, "#tracks").replace("\n", " ")
+        await room.submit("host", {"decision": "correct", "option": ["lost_dice", "strong", 0]})
+        await settle(app, pilot)
+        assert "perdidos" not in region_text(app, "#tracks")  # the log still says both

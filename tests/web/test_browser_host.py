@@ -97,3 +97,68 @@ async def test_a_phone_keeps_its_language_and_catches_up_after_an_outage(served,
     await page.wait_for_selector('body[data-state="1"]', state="attached")
     assert "5/6" in await page.inner_text(".tracks")
     assert phones.errors == []
+
+
+async def test_host_corrects_command_quarantine_lost_dice_and_events_in_both_languages(
+        served, browser):
+    """Every public fact can be corrected from the host page, in plain words in English and
+    in Spanish, and each correction reaches the public log in the reader's language."""
+    room = served.room
+    phones = Phones(browser, served.base)
+    await room.new_game({"names": NAMES})
+    for seat in room.lobby["seats"]:
+        await room.claim_seat(seat["token"], f"phone-{seat['token']}")
+    await room.start()
+    host = await phones.open(f"/h/{room.host_token}")
+    await host.wait_for_selector('.board[data-state="0"]')
+    while room.table.state.pending.kind != "action":  # the first event is placed
+        g = room.table.state
+        (seat,) = g.pending.seats
+        await room.submit(seat, {"decision": g.pending.kind,
+                                 "option": list(g.pending.options[seat][0])})
+    en, es = catalogue("en"), catalogue("es")
+    state = room.table.state_id
+    await host.wait_for_selector(f'.board[data-state="{state}"]')
+    await host.click("details.corrections > summary")
+    for key in ("commander", "quarantine", "die_tokens", "lost_dice", "event", "completed"):
+        assert en[f"phone.correct.{key}"] in await host.inner_text(f"[data-row={key}]")
+
+    # The commander card moves: the old commander's die goes back to the pool.
+    g = room.table.state
+    heir = next(i for i in range(4) if i != g.commander)
+    await host.select_option("[data-correct=commander]", str(heir))
+    await host.click("[data-set=commander]")
+    state += 1
+    await host.wait_for_selector(f'.board[data-state="{state}"]')
+    assert room.table.state.commander == heir
+    assert f"{NAMES[heir]} is the commander" in await host.inner_text(".log")
+
+    # A quarantine toggle, and a die lost under the table (then found again).
+    await host.click(f"[data-token='quarantine:{heir}']")
+    state += 1
+    await host.wait_for_selector(f'.board[data-state="{state}"]')
+    assert room.table.state.seats[heir].quarantined
+    await host.click("[data-lose=strong]")
+    state += 1
+    await host.wait_for_selector(f'.board[data-state="{state}"]')
+    assert room.table.state.lost["strong"] == 1
+    assert sum(room.table.state.dice_total().values()) == 29
+    assert en["phone.track.lost"] in await host.inner_text(".board")  # the board says so
+
+    # In Spanish: the same controls in Spanish words, and the log sentence too.
+    await host.click(".lang-toggle [data-lang=es]")
+    await host.wait_for_selector(f"text={es['phone.correct.lost_dice']}")
+    for key in ("commander", "quarantine", "die_tokens", "event", "completed"):
+        assert es[f"phone.correct.{key}"] in await host.inner_text(f"[data-row={key}]")
+    await host.click("[data-found=strong]")
+    state += 1
+    await host.wait_for_selector(f'.board[data-state="{state}"]')
+    assert room.table.state.lost["strong"] == 0
+    assert es["phone.track.lost"] not in await host.inner_text(".board")
+    card = next(c for c in room.table.state.event_deck if c != room.table.state.event)
+    await host.click(f"[data-token='completed:{card}']")
+    state += 1
+    await host.wait_for_selector(f'.board[data-state="{state}"]')
+    assert room.table.state.completed_events == [card]
+    await host.wait_for_selector(f"text={word('event', card, 'es')} es un Evento completado")
+    assert phones.errors == []

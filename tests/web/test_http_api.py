@@ -1,7 +1,7 @@
 """Every endpoint of the HTTP API doing its job, through a real server on a real port, with one
 client session (one cookie) per phone. The refusals are in test_http_refusals.py."""
-from companion.darkmoon.data import (CHARACTERS, FATIGUE_TOKENS, FINAL_EVENTS, OUTPOST_TOKENS,
-                                     VARIANTS)
+from companion.darkmoon.data import (CHARACTERS, EVENTS, FATIGUE_TOKENS, FINAL_EVENTS,
+                                     OUTPOST_TOKENS, VARIANTS)
 from companion.lang import catalogue
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
@@ -31,7 +31,7 @@ async def test_choices_offer_the_games_public_options(new_phone):
     assert choices == {"characters": list(CHARACTERS), "final_events": list(FINAL_EVENTS),
                        "variants": list(VARIANTS), "langs": ["en", "es"], "players": [3, 7],
                        "outpost_tokens": list(OUTPOST_TOKENS),
-                       "fatigue_tokens": list(FATIGUE_TOKENS)}
+                       "fatigue_tokens": list(FATIGUE_TOKENS), "events": list(EVENTS)}
 
 
 async def test_each_language_file_is_the_merged_catalogue(new_phone):

@@ -234,6 +234,10 @@ async def test_a_new_game_is_refused_while_one_is_played_unless_replaced(room, s
     (["suspicion"], 400, "malformed_command"),
     (["stolen_dice", 3], 400, "malformed_command"),
     (["outpost", "no_such_token", "on"], 409, "illegal_option"),
+    (["commander", 9], 409, "illegal_option"),              # no such seat
+    (["quarantine", 1, "sideways"], 400, "malformed_command"),
+    (["lost_dice", "strong", 29], 409, "illegal_option"),   # more than the pool holds
+    (["completed", "no_such_event", "on"], 400, "malformed_command"),
     (None, 400, "malformed_command"),
     ({"shield": 2}, 400, "malformed_command"),
 ])

@@ -45,6 +45,8 @@ export function tracks(view) {
     track(t("phone.track.final"), `${label("final", final.card)} ${final.cubes}/${final.needed}`,
           final.active ? ` ${t("phone.final_active")}` : ""),
     track(t("phone.track.pool"), dice(view.pool)),
+    Object.values(view.lost || {}).some((n) => n > 0)
+      ? track(t("phone.track.lost"), dice(view.lost)) : null,
     view.task ? task(view) : null);
 }
 
