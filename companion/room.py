@@ -18,12 +18,12 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-import random
 import secrets
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
+from .bots import Bots
 from .buttons import lit_seats, press_command
 from .darkmoon import BadSetup, RulesError, Setup
 from .darkmoon.views import waiting_view
@@ -52,14 +52,12 @@ class Room:
                  bot_delay: float = 1.0, demo: bool = False):
         self.store = store
         self.seed = seed
-        self.bot_delay = bot_delay
         self.demo = demo
         self.loop: asyncio.AbstractEventLoop | None = None
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="table-writer")
         self._lock = asyncio.Lock()  # room changes and command authorisation, in order
         self._listeners: list[tuple[object, Listener]] = []
-        self._bot_rng = random.Random(seed)
-        self._bot_tasks: set[asyncio.Task] = set()
+        self._bots = Bots(self, seed, bot_delay)
         self.notices: list[dict] = []
         self.notice_count = 0  # every notice so far: a page tells which of them are new
         self.version = 0  # rises with every change anyone could see; caches key on it
@@ -387,37 +385,13 @@ class Room:
     # --- bots (demo seats) ---
 
     def bot_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.lobby["seats"]) if s["bot"]] if self.lobby else []
+        return self._bots.seats()
 
     def _schedule_bots(self) -> None:
-        if self.table is None or self.table.over or self.loop is None:
-            return
-        waiting = self.table.state.pending
-        for seat in self.bot_seats():
-            if waiting is not None and seat in waiting.seats:
-                task = self.loop.create_task(self._bot_move(seat, self.table.state_id))
-                self._bot_tasks.add(task)
-                task.add_done_callback(self._bot_tasks.discard)
-
-    async def _bot_move(self, seat: int, state_id: int) -> None:
-        from .simulate import choice_for
-        await asyncio.sleep(self.bot_delay)
-        table = self.table
-        if table is None or table.over or table.state_id != state_id or seat not in \
-                self.bot_seats() or seat not in table.state.pending.seats:
-            return
-        command = choice_for(table.state, seat, self._bot_rng)
-        command["state_id"] = state_id
-        try:
-            await self.submit(seat, command)
-        except RulesError:
-            pass  # another seat moved first (a vote, a human): the next change reschedules
-        except StorageFailed:
-            pass  # said in the log by _stored; a human's next move wakes the bots again
+        self._bots.schedule()
 
     async def close(self) -> None:
-        for task in list(self._bot_tasks):
-            task.cancel()
+        self._bots.cancel()
         self._writer.shutdown(wait=True)
 
 

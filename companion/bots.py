@@ -1,0 +1,54 @@
+"""The demo's bots: seats played by the helpful bot (companion.simulate) until a phone takes
+them over. They play through the room like anyone else (Room.submit), a little after the game
+starts waiting for them, so a table can watch the moves."""
+from __future__ import annotations
+
+import asyncio
+import random
+
+from .darkmoon import RulesError
+from .refusals import StorageFailed
+
+
+class Bots:
+    def __init__(self, room, seed: int | None, delay: float):
+        self.room = room
+        self.delay = delay
+        self._rng = random.Random(seed)
+        self._tasks: set[asyncio.Task] = set()
+
+    def seats(self) -> list[int]:
+        lobby = self.room.lobby
+        return [i for i, s in enumerate(lobby["seats"]) if s["bot"]] if lobby else []
+
+    def schedule(self) -> None:
+        """After every change: each bot the game now waits for moves after the delay."""
+        room = self.room
+        if room.table is None or room.table.over or room.loop is None:
+            return
+        waiting = room.table.state.pending
+        for seat in self.seats():
+            if waiting is not None and seat in waiting.seats:
+                task = room.loop.create_task(self._move(seat, room.table.state_id))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _move(self, seat: int, state_id: int) -> None:
+        from .simulate import choice_for
+        await asyncio.sleep(self.delay)
+        table = self.room.table
+        if table is None or table.over or table.state_id != state_id or seat not in \
+                self.seats() or seat not in table.state.pending.seats:
+            return
+        command = choice_for(table.state, seat, self._rng)
+        command["state_id"] = state_id
+        try:
+            await self.room.submit(seat, command)
+        except RulesError:
+            pass  # another seat moved first (a vote, a human): the next change reschedules
+        except StorageFailed:
+            pass  # said in the log by the room; a human's next move wakes the bots again
+
+    def cancel(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
