@@ -3,7 +3,8 @@
 
 BLACK is IN on a malfunction and the strong die in a vote, RED is OUT and the weak die, GREY
 (or BLACK and RED held together, which a button box reports as GREY) abstains. A press that
-means nothing at this moment is ignored, so a nervous finger between decisions does nothing.
+means nothing at this moment changes nothing, and gets an answer that says why
+(press_refusal), so a player can tell a refused press from a dead button.
 """
 from __future__ import annotations
 
@@ -30,6 +31,30 @@ def press_command(waiting: dict | None, seat: int, colour: str) -> dict | None:
     if waiting["decision"] == "vote" and seat in waiting.get("chosen", ()):
         return None  # a second press after voting: the first vote stands, silently
     return {"decision": waiting["decision"], "option": [meaning]}
+
+
+# Why a press means nothing now, for API clients; the pages and the kiosk have their words.
+REFUSALS = {
+    "nothing_now": "no game is waiting for a button now",
+    "not_your_turn": "the game is not waiting for this seat",
+    "phone_decision": "this decision is made on the phone",
+    "already_voted": "this seat has voted; the first vote stands",
+    "not_this_colour": "this button means nothing in this decision",
+}
+
+
+def press_refusal(waiting: dict | None, seat: int, colour: str) -> str:
+    """Why a press that press_command turned down means nothing: one of REFUSALS. Made only
+    of what the public waiting block says, so the kiosk may show it as well as the phone."""
+    if waiting is None:
+        return "nothing_now"
+    if waiting["decision"] == "vote" and seat in waiting.get("chosen", ()):
+        return "already_voted"
+    if seat not in waiting["seats"]:
+        return "not_your_turn"
+    if waiting["decision"] not in _MEANING:
+        return "phone_decision"  # a tie-break, an action: the phone has the options
+    return "not_this_colour"  # GREY on a malfunction
 
 
 def lit_seats(waiting: dict | None) -> frozenset[int]:

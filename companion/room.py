@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from .bots import Bots
-from .buttons import lit_seats, press_command
+from .buttons import COLOURS, REFUSALS, lit_seats, press_command, press_refusal
 from .darkmoon import BadSetup, RulesError, Setup
 from .darkmoon.views import waiting_view
 from .store import EventStore, StoreError
@@ -330,20 +330,31 @@ class Room:
 
     async def press(self, seat: int, colour: str) -> dict | None:
         """A seat button. Returns the accepted command, or None when the press means nothing
-        now. A refusal (a vote colour the seat lacks) goes to that seat's phone only."""
+        now. Every refused press is answered on that seat's phone; where the reason is public
+        (whose turn it is, who has voted) the kiosk says it too ("presses" listeners). A
+        refusal of the rules (IN with no dice, a vote colour the seat lacks) tells of the
+        seat's dice: that seat's phone only."""
         if self.table is None or not 0 <= seat < self.table.state.players:
             return None
         # only the public waiting block, not a whole view: a press is on the kiosk's hot path
-        command = press_command(waiting_view(self.table.state), seat, colour)
+        waiting = waiting_view(self.table.state)
+        command = press_command(waiting, seat, colour)
         if command is None:
+            if colour in COLOURS:
+                code = press_refusal(waiting, seat, colour)
+                self._refuse_press(seat, colour, code, REFUSALS[code])
+                self._deliver("presses", {"seat": seat, "colour": colour, "code": code})
             return None
         try:
             await self.submit(seat, command)
         except (RulesError, StorageFailed) as error:
-            self._deliver(seat, {"refusal": {"code": error.code, "message": error.message,
-                                             "button": colour}})
+            code = "in_without_dice" if command["option"] == ["in"] else error.code
+            self._refuse_press(seat, colour, code, error.message)
             return None
         return command
+
+    def _refuse_press(self, seat: int, colour: str, code: str, message: str) -> None:
+        self._deliver(seat, {"refusal": {"code": code, "message": message, "button": colour}})
 
     # --- listeners ---
 

@@ -94,7 +94,8 @@ class KioskApp(App):
         if self.serve:
             from companion.web.server import start_server
             self._runner = await start_server(self.room, self.listen_host, self.port)
-        self._unlisten = [self.room.listen("room", self._heard),
+        self._unlisten = [self.room.listen("presses", self._press_refused),
+                          self.room.listen("room", self._heard),
                           self.room.listen(PUBLIC, self._heard)]
         # A box reports from its own thread (lgpio's, the serial reader's), or from ours
         # (gpiozero's mock pins): either way the press is handled on the loop.
@@ -140,6 +141,15 @@ class KioskApp(App):
             self.call_later(self.sync)
         self.show_leds()
 
+    PRESS_NOTE_SECONDS = 5.0  # how long the bottom line says why a press meant nothing
+
+    def _press_refused(self, _audience, refusal: dict) -> None:
+        """A press that meant nothing, for a reason anyone may know: said on the bottom line
+        for a few seconds (the seat's phone says it too)."""
+        self.button_state.press_refused(refusal, time.monotonic() + self.PRESS_NOTE_SECONDS)
+        self.sync()
+        self.set_timer(self.PRESS_NOTE_SECONDS, self.sync)
+
     def show_leds(self) -> None:
         """Light the seats the game waits for at a button decision; done here, not in the
         coalesced redraw, so a LED goes out as soon as its seat has answered."""
@@ -174,7 +184,8 @@ class KioskApp(App):
             switcher.current = phase
         if isinstance(self.screen, HelpScreen):
             self.screen.show(self.seat_names(kiosk), lang, not self.kiosk)
-        self.query_one("#buttons-line", Pane).show(self.button_state.line(lang))
+        self.query_one("#buttons-line", Pane).show(self.button_state.line(
+            lang, self.seat_names(kiosk), time.monotonic()))
 
     def seat_names(self, kiosk: dict) -> list[str]:
         return [s["name"] for s in kiosk["seats"]]

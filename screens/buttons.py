@@ -44,8 +44,14 @@ class ButtonState:
         self.fallback = fallback
         self.connected = source.kind != "serial"  # a USB box counts once it says hello
         self.troubles: dict[tuple, Notice] = {}
+        self.refused: tuple[dict, float] | None = None  # the latest refused press, and until
+
+    def press_refused(self, refusal: dict, until: float) -> None:
+        """A seat's press that meant nothing (Room "presses": seat, colour, public reason)."""
+        self.refused = (refusal, until)
 
     def heard(self, notice: Notice) -> None:
+        self.refused = None  # news of the box itself replaces an older refused press
         if notice.kind == "stuck":
             self.troubles[("stuck", notice.seat, notice.colour)] = notice
         elif notice.kind == "freed":
@@ -61,8 +67,16 @@ class ButtonState:
             for key in [k for k in self.troubles if k[0] == "stuck"]:
                 del self.troubles[key]
 
-    def line(self, lang: str) -> Text:
-        """One line for the bottom of the kiosk; a trouble, in yellow, comes first."""
+    def line(self, lang: str, names: list[str] = (), now: float = 0.0) -> Text:
+        """One line for the bottom of the kiosk; a trouble, in yellow, comes first, then a
+        press refused a moment ago (until its time is up), then which buttons are in use."""
+        if not self.troubles and self.refused and now < self.refused[1]:
+            refusal = self.refused[0]
+            seat = refusal["seat"]
+            return _styled(say(lang, "press.refused", n=seat + 1,
+                               name=names[seat] if seat < len(names) else "",
+                               colour=colour_word(lang, refusal["colour"]),
+                               reason=say(lang, f"press.{refusal['code']}")), "bold yellow")
         if self.troubles:
             notice = list(self.troubles.values())[-1]  # the latest
             if notice.kind == "stuck":
@@ -149,6 +163,7 @@ class ButtonTestApp(App):
         await self.push_screen(self.test)
 
     def heard(self, notice: Notice) -> None:
+        self.refused = None  # news of the box itself replaces an older refused press
         self.state.heard(notice)
         self.test.draw()
 

@@ -375,3 +375,59 @@ async def test_a_game_stored_under_older_rules_is_kept_but_not_resumed(tmp_path)
     again = open_room(tmp_path)
     assert again.phase == "start" and again.table is None and again.host_token == host
     assert again.store.latest_game() == game and again.store.load(game)
+
+
+async def test_every_press_that_means_nothing_gets_an_answer_that_reveals_nothing(tmp_path):
+    """Issue 11: a press out of turn, any colour on a decision made on the phone, GREY on a
+    malfunction or a second vote used to be ignored in silence: a player could not tell a
+    dead button from a refused press. Each is answered on that seat's phone and, since the
+    reason is only what the board shows (whose turn it is), on the kiosk too."""
+    room = await claimed_room(tmp_path, seed=11)
+    room.attach(asyncio.get_running_loop())
+    heard: dict = {}
+    for audience in (0, 1, 2, 3, "presses"):
+        room.listen(audience, lambda who, p: heard.setdefault(who, []).append(p) if p else None)
+    g = room.table.state
+    assert g.pending.kind not in ("participation", "vote")
+    waited, other = g.pending.seats[0], next(s for s in range(4) if s not in g.pending.seats)
+    before = room.table.public_view()
+    assert await room.press(other, "black") is None
+    assert await room.press(waited, "red") is None
+    assert room.table.public_view() == before
+    assert heard[other] == [{"refusal": {"code": "not_your_turn", "button": "black",
+                                         "message": "the game is not waiting for this seat"}}]
+    assert heard[waited][0]["refusal"]["code"] == "phone_decision"
+    assert heard["presses"] == [{"seat": other, "colour": "black", "code": "not_your_turn"},
+                                {"seat": waited, "colour": "red", "code": "phone_decision"}]
+    assert set(heard) == {other, waited, "presses"}, "nobody else was told anything"
+
+
+async def test_in_without_dice_is_answered_on_that_phone_only(tmp_path):
+    """Whether a seat holds dice is its secret: the refusal reaches its phone alone."""
+    room = await claimed_room(tmp_path, seed=11)
+    room.attach(asyncio.get_running_loop())
+    await advance(room, lambda g: g.pending.kind == "participation"
+                  and not g.seats[g.pending.seats[0]].all_dice)  # it spent every die
+    seat = room.table.state.pending.seats[0]
+    heard: dict = {}
+    for audience in (0, 1, 2, 3, "presses"):
+        room.listen(audience, lambda who, p: heard.setdefault(who, []).append(p) if p else None)
+    state = room.table.state_id
+    assert await room.press(seat, "black") is None
+    assert room.table.state_id == state
+    assert [p["refusal"]["code"] for p in heard[seat]] == ["in_without_dice"]
+    assert set(heard) == {seat}
+    assert await room.press(seat, "grey") is None  # GREY is no choice on a malfunction
+    assert heard["presses"] == [{"seat": seat, "colour": "grey", "code": "not_this_colour"}]
+
+
+async def test_a_second_vote_is_answered_and_the_first_stands(tmp_path):
+    room = await room_at_a_vote(tmp_path)
+    heard: list = []
+    room.listen("presses", lambda who, p: heard.append(p))
+    voter = next(s for s in room.table.state.pending.seats
+                 if room.table.state.seats[s].dice["strong"])
+    assert await room.press(voter, "black") is not None
+    assert await room.press(voter, "red") is None  # the first vote stands
+    assert heard[-1] == {"seat": voter, "colour": "red", "code": "already_voted"}
+    assert room.table.state.pending.answers[voter] == ("strong",)

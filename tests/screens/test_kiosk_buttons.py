@@ -2,6 +2,8 @@
 the seat LEDs, the line that says which buttons are in use, and the F4 self-test."""
 from __future__ import annotations
 
+import asyncio
+
 from hardware.config import GpioSeat
 from hardware.gpio import GpioSource
 from hardware.serialbox import SerialSource
@@ -51,6 +53,7 @@ async def test_the_seat_whose_turn_it_is_lights_up_and_its_black_button_goes_in(
     view = await advance(room, waiting_for("participation"))
     seat = view["waiting"]["seats"][0]
     clock, _, app = gpio_kiosk(room, mock_factory)
+    app.PRESS_NOTE_SECONDS = 0.3
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert lit(mock_factory) == {seat}  # whose turn it is, and nobody else
@@ -58,6 +61,9 @@ async def test_the_seat_whose_turn_it_is_lights_up_and_its_black_button_goes_in(
         press(mock_factory, PINS[other].black, clock)  # not their turn: means nothing
         await settle(app, pilot)
         assert room.public_view()["task"]["participation"].get(str(other)) is None
+        assert "BLACK does nothing now, it is not their turn" in \
+            region_text(app, "#buttons-line")  # and the table is told so
+        await asyncio.sleep(0.4)
         press(mock_factory, PINS[seat].black, clock)
         await settle(app, pilot)
         after = room.public_view()
@@ -186,3 +192,22 @@ async def test_buttons_test_command_shows_each_press_of_the_box_and_the_keyboard
         assert "the GPIO box, 4 seats" in text
         assert lit(mock_factory) == {1}  # the last press (seat 2) lights its LED
     assert all(not mock_factory.pin(p.led).state for p in PINS)  # closing darkens the box
+
+
+async def test_a_press_out_of_turn_is_answered_on_the_bottom_line_for_a_moment(tmp_path):
+    """Issue 11: a press that means nothing is no longer silent. The kiosk's bottom line says
+    whose press it was and why (only what the board already shows), then clears."""
+    room = await seated_room(tmp_path, players=4)
+    app = kiosk(room)
+    app.PRESS_NOTE_SECONDS = 0.5
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        waited = room.table.state.pending.seats
+        other = next(s for s in range(4) if s not in waited)
+        await pilot.press("1234"[other])  # BLACK of a seat the game is not waiting for
+        text = await settle(app, pilot)
+        name = room.room_view()["seats"][other]["name"]
+        assert f"Seat {other + 1} {name}: BLACK does nothing now, it is not their turn" in text
+        await asyncio.sleep(0.7)
+        text = await settle(app, pilot)
+        assert "does nothing now" not in text and "Seat buttons: the keyboard" in text

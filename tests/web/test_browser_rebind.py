@@ -2,7 +2,7 @@
 unseen; the kicked phone is out for good, and the seat's new code works for a new phone."""
 from __future__ import annotations
 
-from test_browser_kit import NAMES, Phones, browser, served, showing  # noqa: F401
+from test_browser_kit import NAMES, Phones, browser, seat_path, served, showing  # noqa: F401
 
 
 async def seated(served, phones):
@@ -10,7 +10,7 @@ async def seated(served, phones):
     host = await phones.open(f"/h/{room.host_token}")
     await host.wait_for_selector("#setup #create")
     await room.new_game({"names": NAMES}, host=None)
-    seats = [await phones.open(f"/s/{s['token']}") for s in room.lobby["seats"]]
+    seats = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
     for page in seats:
         await page.wait_for_selector(".lobby")  # the page has claimed its seat
     await room.start()
@@ -34,7 +34,7 @@ async def test_every_phone_hears_of_a_rebind_and_the_old_phone_stays_out(served,
     await seats[2].wait_for_selector(".message.error")
     assert await seats[2].locator("#mine").is_hidden()
     assert room.lobby["seats"][2]["phone"] is None and room.lobby["seats"][2]["token"] != old
-    fresh = await phones.open(f"/s/{room.lobby['seats'][2]['token']}")
+    fresh = await phones.open(seat_path(room.lobby["seats"][2]["token"]))
     await showing([fresh], room.table.state_id)
     assert room.lobby["seats"][2]["phone"] is not None
     assert phones.errors == []
