@@ -91,6 +91,12 @@ export function decisionPanel(decision, payload, send, picked, onReveal) {
   const reasons = text.blocked || [];
   const title = text.decision || label("decision", decision.decision);
   const parts = [el("h2", {}, title)];
+  if (decision.decision === "continue" && view.task) {
+    // Whether to roll again depends on how far the track is from the difficulty: say both.
+    parts.push(el("p", { class: "task-progress", id: "task-progress" },
+      t("phone.task.progress", { total: view.task.success_total,
+                                 difficulty: view.task.difficulty })));
+  }
   if (decision.chosen) {
     parts.push(el("p", { class: "own-choice" }, t("phone.chosen", {
       choice: optionLabel(decision.chosen, view) })));
