@@ -2,20 +2,30 @@
 player's phone, in their language, and on nobody else's."""
 from __future__ import annotations
 
+import random
+
+from companion.darkmoon.data import FATIGUE_TOKENS
 from companion.lang import catalogue
+from companion.simulate import choice_for
 
 from test_browser_kit import NAMES, Phones, browser, seat_path, served, showing  # noqa: F401
 
 
-async def test_a_press_out_of_turn_is_answered_on_that_phone_only(served, browser):
+async def seated(served, browser):
+    """A game started with a phone on every seat; (room, phones, their pages)."""
     phones = Phones(browser, served.base)
     room = served.room
     await room.new_game({"names": NAMES})
     pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
     for page in pages:
-        await page.wait_for_selector(".lobby")
+        await page.wait_for_selector(".lobby")  # the page has claimed its seat
     await room.start()
     await showing(pages, room.table.state_id)
+    return room, phones, pages
+
+
+async def test_a_press_out_of_turn_is_answered_on_that_phone_only(served, browser):
+    room, phones, pages = await seated(served, browser)
     waited = room.table.state.pending.seats
     other = next(s for s in range(len(NAMES)) if s not in waited)
     await pages[other].click("[data-lang='es']")
@@ -36,16 +46,7 @@ async def test_roll_again_or_stop_shows_the_success_total_beside_the_difficulty(
                                                                                 browser):
     """Issue 11: "Roll again or stop?" is a question about the track: the phone shows the
     success so far and the difficulty with it."""
-    import random
-
-    from companion.simulate import choice_for
-    phones = Phones(browser, served.base)
-    room = served.room
-    await room.new_game({"names": NAMES})
-    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
-    for page in pages:
-        await page.wait_for_selector(".lobby")
-    await room.start()
+    room, _, pages = await seated(served, browser)
     rng = random.Random(3)
     for _ in range(3000):
         g = room.table.state
@@ -60,3 +61,35 @@ async def test_roll_again_or_stop_shows_the_success_total_beside_the_difficulty(
     shown = await pages[seat].inner_text("#task-progress")
     assert shown == (f"Success so far {g.task.success_total}, "
                      f"difficulty {g.task.difficulty}")
+
+
+async def test_a_fatigued_player_is_told_why_two_dice_cannot_be_submitted(served, browser):
+    """Issue 11: "Submit 2 dice" was greyed with no reason for a fatigued player. The picker
+    says why ("Fatigued: one die only"), and counts in the singular for one die."""
+    room, _, pages = await seated(served, browser)
+    rng = random.Random(3)
+    tired = None
+    for _ in range(3000):
+        g = room.table.state
+        assert g.outcome is None, "the game ended first"
+        kind, (seat, *_) = g.pending.kind, g.pending.seats
+        if kind == "participation" and tired is None and g.seats[seat].all_dice >= 2 \
+                and g.seats[seat].character in FATIGUE_TOKENS and not g.fatigued(seat):
+            tired = seat  # the host puts this player's fatigue token on: one die from now
+            await room.submit("host", {"decision": "correct", "option": [
+                "fatigue", g.seats[seat].character, "on"]})
+            continue
+        if kind == "submit" and seat == tired and len(g.seats[seat].rolled) >= 2:
+            break
+        option = ["in"] if kind == "participation" and seat == tired else None
+        await room.submit(seat, {"decision": kind, "option": option} if option
+                          else choice_for(g, seat, rng))
+    page = pages[tired]
+    await showing([page], room.table.state_id)
+    await page.click("#rolled .die[data-index='0']")
+    assert await page.inner_text("#submit-dice") == "Submit 1 die"
+    assert await page.is_enabled("#submit-dice")
+    await page.click("#rolled .die[data-index='1']")
+    assert await page.inner_text("#submit-dice") == "Submit 2 dice"
+    assert await page.is_disabled("#submit-dice")
+    assert await page.inner_text("#submit-why") == "Fatigued: one die only."

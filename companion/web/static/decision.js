@@ -44,11 +44,30 @@ function dicePicker(decision, view, send, picked) {
   const rolled = view.you.rolled;
   const submitOptions = decision.options.filter((o) => o[0] === "submit");
   const button = el("button", { type: "button", class: "primary", id: "submit-dice" });
+  const why = el("p", { class: "why", id: "submit-why" });
+  const sizes = submitOptions.map((o) => o.length - 1);
+  const most = Math.max(...sizes);
+  const least = Math.min(...sizes);
+  const me = view.seats[view.you.seat];
+  // Why the picked dice cannot go: from the sizes offered and public facts only (a fatigued
+  // or revealed seat submits one die), so it reads the same whatever the seat's status.
+  function reason() {
+    if (!picked.size) return "";
+    if (picked.size > most) {
+      if (most === 1) return t(me.fatigued || me.revealed ? "phone.submit.one_fatigued"
+                                                          : "phone.submit.one_only");
+      return t("phone.submit.at_most", { count: most });
+    }
+    if (picked.size < least) return t("phone.submit.at_least", { count: least });
+    return t("phone.submit.not_these");
+  }
   function update() {
     const option = submitFor(picked, rolled, submitOptions);
     button.disabled = option === null;
-    button.textContent = t("phone.submit_dice", { count: picked.size });
+    button.textContent = t(picked.size === 1 ? "phone.submit_die" : "phone.submit_dice",
+                           { count: picked.size });
     button.onclick = () => option && send(option);
+    why.textContent = option === null ? reason() : "";
     for (const node of chips.querySelectorAll(".die")) {
       const on = picked.has(Number(node.dataset.index));
       node.classList.toggle("picked", on);
@@ -61,7 +80,7 @@ function dicePicker(decision, view, send, picked) {
       onclick: () => { picked.has(i) ? picked.delete(i) : picked.add(i); update(); },
     })));
   update();
-  return el("div", { class: "picker" }, el("p", {}, t("phone.pick_dice")), chips, button);
+  return el("div", { class: "picker" }, el("p", {}, t("phone.pick_dice")), chips, button, why);
 }
 
 // Whether this decision shows the "Reveal yourself…" button: the seat's own action choice,
