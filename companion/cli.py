@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from . import hotspot
+from . import hotspot, replay
 from .darkmoon.data import VARIANTS
 
 
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "simulate":
         return simulate_command(args)
     if args.command == "replay":
-        return replay_command(args)
+        return replay.replay_command(args)
     if args.command == "buttons":
         return buttons_command(args)
     if args.command == "hotspot":
@@ -82,9 +82,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                      metavar="NAME", help=f"one of: {', '.join(VARIANTS)} (repeatable)")
     sim.add_argument("--json", action="store_true", help="print the figures as JSON")
 
-    rep = commands.add_parser("replay", help="rebuild a stored game; prints its public state")
-    rep.add_argument("path", help="the game's SQLite file")
-    rep.add_argument("--game", type=int, default=None, help="game id (default: the latest)")
+    replay.add_command(commands)
 
     return parser.parse_args(argv)
 
@@ -177,25 +175,29 @@ def refuse(message: str) -> int:
 
 
 def buttons_command(args) -> int:
-    """Without --test: say which box is set up and how its pins are mapped."""
+    """Without --test: say which box is set up and how its pins are mapped; with none set up,
+    the example map a builder would copy (hardware/buttons.example.toml)."""
     from hardware import config
     from hardware.source import open_source
+
+    from .lang import text
     path = args.buttons or config.DEFAULT_PATH
     if not args.test:
+        shown = path
         if not os.path.exists(path):
-            print(f"no button box is set up in {path}: the kiosk uses the keyboard "
-                  "(hardware/buttons.example.toml and hardware/WIRING.md show how)")
-            return 0
+            print(text(args.lang, "kiosk.cli.no_box", path=path, example=config.EXAMPLE_PATH))
+            shown = config.EXAMPLE_PATH
         try:
-            settings = config.load(path)
+            settings = config.load(shown)
         except config.ConfigError as error:
             print(error.message, file=sys.stderr)
             return 2
         if settings.serial:
-            print(f"USB-serial button box on {settings.serial} ({path})")
+            print(text(args.lang, "kiosk.cli.serial_box", port=settings.serial, path=shown))
         for n, seat in enumerate(settings.gpio, 1):
-            pins = ", ".join(f"{name} GPIO{pin}" for name, pin in seat.pins().items())
-            print(f"seat {n}: {pins}")
+            pins = ", ".join(f"{text(args.lang, 'kiosk.cli.pin.' + name)} GPIO{pin}"
+                             for name, pin in seat.pins().items())
+            print(text(args.lang, "kiosk.cli.seat_pins", n=n, pins=pins))
         return 0
     from screens.buttons import ButtonTestApp
     source, fallback = open_source(args.buttons)
@@ -242,25 +244,6 @@ def simulate_command(args) -> int:
         print(f"  {condition:<11} {wins:>6}")
     print(f"mean turns per game: {result['mean_turns']:.1f}")
     print(f"games per second:    {result['games_per_second']:.1f}")
-    return 0
-
-
-def replay_command(args) -> int:
-    import os
-    from .store import EventStore, StoreError
-    from .table import Table
-    if not os.path.exists(args.path):
-        print(f"no such file: {args.path}", file=sys.stderr)
-        return 2
-    try:
-        table = Table.resume(EventStore(args.path), args.game)
-    except StoreError as error:
-        print(f"cannot read {args.path}: {error}", file=sys.stderr)
-        return 2
-    if table is None:
-        print(f"{args.path} holds no game", file=sys.stderr)
-        return 2
-    print(json.dumps(table.public_view(), indent=2, ensure_ascii=False))
     return 0
 
 

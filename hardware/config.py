@@ -6,10 +6,13 @@ See hardware/buttons.example.toml and hardware/WIRING.md.
 """
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, fields
 
 DEFAULT_PATH = "/etc/darkmoon-companion/buttons.toml"
+# The documented 7-seat GPIO map (hardware/WIRING.md), shipped with the package.
+EXAMPLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "buttons.example.toml")
 MAX_SEATS = 7
 BCM_PINS = range(0, 28)  # the 40-pin header's GPIO0..GPIO27
 

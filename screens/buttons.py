@@ -145,7 +145,7 @@ class ButtonTestScreen(ModalScreen):
 
 class ButtonTestApp(App):
     """`darkmoon-companion buttons --test`: the self-test alone, with the configured box and
-    the keyboard, for wiring a box before any game. Ctrl+Q quits."""
+    the keyboard, for wiring a box before any game. Esc, F4 or Ctrl+Q quits."""
     CSS_PATH = "kiosk.tcss"
     ENABLE_COMMAND_PALETTE = False
 
@@ -163,7 +163,6 @@ class ButtonTestApp(App):
         await self.push_screen(self.test)
 
     def heard(self, notice: Notice) -> None:
-        self.refused = None  # news of the box itself replaces an older refused press
         self.state.heard(notice)
         self.test.draw()
 
@@ -173,7 +172,7 @@ class ButtonTestApp(App):
             self.test.pressed(Press(button[0], button[1], 0.0))
 
     async def action_pop_screen(self) -> None:
-        pass  # the test is the whole app: Esc must not leave a blank screen
+        self.exit()  # the test is the whole app: Esc or F4 (as its hint says) ends it
 
     def on_unmount(self) -> None:
         self.source.close()

@@ -2,6 +2,8 @@
 import json
 import random
 
+import pytest
+
 from companion.cli import main
 from companion.simulate import bot_choice
 from companion.store import EventStore
@@ -36,11 +38,47 @@ def test_replay_prints_the_stored_games_public_state(tmp_path, capsys):
     for _ in range(20):
         seat, command = bot_choice(table.state, rng)
         table.submit(seat, command)
-    assert main(["replay", str(path)]) == 0
+    assert main(["replay", str(path), "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["state_id"] == table.state_id
     assert shown["shield"] == table.public_view()["shield"]
     assert all(seat["status"] is None or seat["revealed"] for seat in shown["seats"])
+
+
+def test_replay_reads_as_words_and_finds_the_demos_file_by_itself(tmp_path, capsys):
+    """Issue 11: replay printed 4,500 lines of JSON. It prints who played, where the board
+    stands and the log in words (either language), and finds the table's file by itself."""
+    data = tmp_path / "data"
+    data.mkdir()
+    table = Table.new(EventStore(data / "demo.db"), {"names": ["Ana", "Ben", "Cai"]}, seed=5)
+    rng = random.Random(5)
+    for _ in range(20):
+        seat, command = bot_choice(table.state, rng)
+        table.submit(seat, command)
+    assert main(["replay", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"Game {table.game_id}, 3 players: 1 Ana, 2 Ben, 3 Cai"
+    assert out[1].startswith("Turn ") and f"(state {table.state_id})" in out[1]
+    assert any(line.startswith("  The game begins: Ana") for line in out)
+    assert not any(line.lstrip().startswith("{") for line in out)
+    assert main(["replay", "--data-dir", str(data), "--lang", "es"]) == 0
+    assert capsys.readouterr().out.startswith(f"Partida {table.game_id}, 3 jugadores")
+
+
+@pytest.mark.parametrize("content", [b"hello, not a database", b"SQLite format 3\x00" + b"\x07" * 300])
+def test_replay_of_a_file_that_is_not_a_game_says_so_in_one_sentence(tmp_path, capsys,
+                                                                     content):
+    path = tmp_path / "notes.db"
+    path.write_bytes(content)
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "is not a Dark Moon games file" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_replay_with_no_file_and_none_found_says_where_it_looked(tmp_path, capsys):
+    assert main(["replay", "--data-dir", str(tmp_path)]) == 2
+    assert "looked for games.db, demo.db" in capsys.readouterr().err
 
 
 def test_replay_of_a_missing_file_says_so(tmp_path, capsys):
@@ -53,6 +91,22 @@ def test_buttons_prints_the_pin_map_a_builder_wires(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "seat 1: black GPIO4, red GPIO17, led GPIO18"  # hardware/WIRING.md
     assert len(out) == 7
+
+
+def test_buttons_without_a_box_prints_the_example_map_in_the_asked_language(tmp_path, capsys):
+    """Issue 11: `buttons` said it prints the pin map, yet printed nothing without a config,
+    and `--lang es` printed English."""
+    missing = tmp_path / "buttons.toml"
+    assert main(["buttons", "--buttons", str(missing)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"No button box is set up in {missing}: the kiosk uses the "
+                             "keyboard") and "buttons.example.toml" in out[0]
+    assert out[1] == "seat 1: black GPIO4, red GPIO17, led GPIO18"  # hardware/WIRING.md
+    assert len(out) == 8
+    assert main(["buttons", "--buttons", str(missing), "--lang", "es"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("No hay caja de botones configurada")
+    assert out[1] == "asiento 1: negro GPIO4, rojo GPIO17, luz GPIO18"
 
 
 def test_buttons_refuses_a_wrong_map_and_says_where(tmp_path, capsys):
