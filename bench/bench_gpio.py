@@ -16,10 +16,13 @@ The clock stops when room.press() returns the accepted command on the loop. The 
 room.press is printed too, and the same kind of press handed straight to room.press, to tell
 the buttons' share from the Table's (its fsync dominates on a slow disk).
 
-Usage: .venv/bin/python bench/bench_gpio.py [presses per path]
+Usage: .venv/bin/python bench/bench_gpio.py [presses per path] [--quick] [--pi-class]
+--quick: 3 presses per path, no targets judged (what the test suite runs); --pi-class: on a
+Pi-4-class CPU budget (bench/budget.py).
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import sys
@@ -30,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from budget import parse  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from hardware.config import GpioSeat, load  # noqa: E402
@@ -38,6 +42,7 @@ from hardware.pad import BLACK, GREY, RED  # noqa: E402
 from tests.table_play import advance, call_votes, seated_room  # noqa: E402
 
 SAMPLES = 300
+QUICK_SAMPLES = 3
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = load(ROOT / "hardware" / "buttons.example.toml").gpio
 # The shipped map plus a GREY button per seat on the seven pins it leaves free (fine on
@@ -186,12 +191,17 @@ def figures(latencies: list[float]) -> str:
 
 
 def main() -> None:
-    samples = int(sys.argv[1]) if len(sys.argv) > 1 else SAMPLES
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("presses", nargs="?", type=int, default=None,
+                        help=f"presses per path (default {SAMPLES}, {QUICK_SAMPLES} with --quick)")
+    args = parse(parser)
+    samples = args.presses or (QUICK_SAMPLES if args.quick else SAMPLES)
+    target = "" if args.quick else " (target p99 <= 5 ms)"
     results = asyncio.run(run(samples))
     alone = results.pop("alone")
     for path, (latencies, handed) in results.items():
         print(f"GPIO press (mock pin) -> accepted command, 7 seats, {path}, "
-              f"{len(latencies)} presses: {figures(latencies)} (target p99 <= 5 ms)")
+              f"{len(latencies)} presses: {figures(latencies)}{target}")
         print(f"    of which pin -> room.press on the loop: {figures(handed)}")
     print(f"for comparison, room.press alone on the loop (Table + fsync), {len(alone)} presses: "
           f"{figures(alone)}")

@@ -4,8 +4,10 @@
   (b) replay of a 1,000-event game log (a Table starting up):      <= 100 ms
   (c) whole 5-player games between uniform bots (simulate):        >= 20 games/s
 
-Run: python bench/bench_rules.py [--games 200] [--search 0]
-Figures are from this machine; a Pi 4 is several times slower per core.
+Run: .venv/bin/python bench/bench_rules.py [--games 200] [--search 0] [--quick] [--pi-class]
+--quick: 3 games for (a), 2 replays for (b), 20 games for (c), no targets judged (what the test
+suite runs). --pi-class: on a Pi-4-class CPU budget (bench/budget.py); without it the figures
+are this machine's, and a Pi 4 is several times slower per core.
 """
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from budget import parse  # noqa: E402
 
 from companion.darkmoon import Setup, decide, evolve, replay, start  # noqa: E402
 from companion.simulate import (bot_choice, helpful_choice, play_game,  # noqa: E402
@@ -76,32 +80,37 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games for (a)")
     parser.add_argument("--search", type=int, default=0,
                         help="seeds of 7 helpful bots to search for the longest log (b)")
-    args = parser.parse_args()
+    args = parse(parser)
+    if args.quick:
+        args.games = min(args.games, 3)
+    judge = (lambda met: "not judged: --quick") if args.quick else \
+        (lambda met: "OK" if met else "MISSED")
     print(f"Python {sys.version.split()[0]}")
 
     a = bench_decide_evolve(args.games)
     print(f"(a) decide+evolve, {a['commands']:,} commands of {args.games} bot games, 5 players:")
     print(f"    p50 {a['p50']:.3f} ms   p99 {a['p99']:.3f} ms   max {a['max']:.3f} ms   "
           f"mean {a['mean']:.3f} ms      target: p99 <= 1 ms  "
-          f"[{'OK' if a['p99'] <= 1 else 'MISSED'}]")
+          f"[{judge(a['p99'] <= 1)}]")
 
     seed, events = longest_log(args.search)
-    ms = bench_replay(events)
+    ms = bench_replay(events, 2 if args.quick else 20)
     per_event = ms / len(events)
     print(f"(b) replay of one real game log: {len(events):,} events (7 helpful bots, seed "
           f"{seed}) in {ms:.1f} ms = {per_event * 1000:.1f} us/event")
     if len(events) >= 1000:
-        print(f"    target: 1,000 events <= 100 ms  [{'OK' if ms <= 100 else 'MISSED'}]")
+        print(f"    target: 1,000 events <= 100 ms  [{judge(ms <= 100)}]")
     else:
         print(f"    no game reached 1,000 events; extrapolated 1,000 events: "
               f"{per_event * 1000:.1f} ms      target: <= 100 ms  "
-              f"[{'OK' if per_event * 1000 <= 100 else 'MISSED'}]")
+              f"[{judge(per_event * 1000 <= 100)}]")
 
-    simulate(20, 5, seed=10_000)  # warm-up
-    c = simulate(300, 5, seed=20_000)
-    print(f"(c) simulate: {c['games_per_second']:.0f} games/s (300 uniform-bot games, "
+    games = 20 if args.quick else 300
+    simulate(3 if args.quick else 20, 5, seed=10_000)  # warm-up
+    c = simulate(games, 5, seed=20_000)
+    print(f"(c) simulate: {c['games_per_second']:.0f} games/s ({games} uniform-bot games, "
           f"5 players, mean {c['mean_turns']:.1f} turns)      target: >= 20 games/s  "
-          f"[{'OK' if c['games_per_second'] >= 20 else 'MISSED'}]")
+          f"[{judge(c['games_per_second'] >= 20)}]")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,9 @@ on a slow disk), and the floor under the serial part: a bare line written into a
 read by a thread waiting in select(), with no Python in between (the kernel hands pty data
 over on a worker thread, which a busy machine can delay by milliseconds).
 
-Usage: .venv/bin/python bench/bench_serial.py [--presses N] [--data-dir DIR]
+Usage: .venv/bin/python bench/bench_serial.py [--presses N] [--data-dir DIR] [--quick] [--pi-class]
+--quick: 3 presses, no targets judged (what the test suite runs); --pi-class: on a Pi-4-class
+CPU budget (bench/budget.py).
 """
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
+from budget import parse  # noqa: E402
 from bench_gpio import (REST, button_for, figures, next_moment, room_press_alone,  # noqa: E402
                         timed_hand_off)
 
@@ -44,6 +47,7 @@ from hardware.simbox import SimBox  # noqa: E402
 from tests.table_play import seated_room  # noqa: E402
 
 SAMPLES = 300
+QUICK_SAMPLES = 3
 SEATS = 7
 WAIT = 10.0  # s: a press not accepted by then is a failure, not a figure
 
@@ -156,15 +160,18 @@ async def run(samples: int, data_dir: str | None):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--presses", type=int, default=SAMPLES)
+    parser.add_argument("--presses", type=int, default=None,
+                        help=f"default {SAMPLES}, {QUICK_SAMPLES} with --quick")
     parser.add_argument("--data-dir", default=None,
                         help="where the game's SQLite file goes (default: a temporary folder "
                              "on the disk; /dev/shm takes the disk's fsync out of the figures)")
-    args = parser.parse_args()
-    latencies, handed, alone = asyncio.run(run(args.presses, args.data_dir))
-    floor = pty_floor(args.presses)
+    args = parse(parser)
+    presses = args.presses or (QUICK_SAMPLES if args.quick else SAMPLES)
+    latencies, handed, alone = asyncio.run(run(presses, args.data_dir))
+    floor = pty_floor(presses)
     print(f"serial DN line (pty) -> accepted command, {SEATS} seats with GREY buttons, "
-          f"{len(latencies)} presses: {figures(latencies)} (target p99 <= 5 ms)")
+          f"{len(latencies)} presses: {figures(latencies)}"
+          + ("" if args.quick else " (target p99 <= 5 ms)"))
     print(f"    of which line -> room.press on the loop: {figures(handed)}")
     print(f"for comparison, room.press alone on the loop (Table + fsync), {len(alone)} presses: "
           f"{figures(alone)}")

@@ -12,7 +12,10 @@ Prints:
     receiving the view with the revealed votes; p50 / p99 / max   (target p99 <= 20 ms)
   * the server process's resident memory, now and at its peak (target <= 120 MB)
 
-Usage: .venv/bin/python bench/bench_web.py [--games N] [--seed S] [--data-dir DIR]
+Usage: .venv/bin/python bench/bench_web.py [--games N] [--seed S] [--data-dir DIR] [--quick]
+                                            [--pi-class]
+--quick: the first 12 commands of one game, no targets judged (what the test suite runs);
+--pi-class: on a Pi-4-class CPU budget (bench/budget.py), server and clients alike.
 """
 from __future__ import annotations
 
@@ -30,11 +33,13 @@ import time
 from pathlib import Path
 
 import aiohttp
+from budget import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 VIEWERS = 20
+QUICK_COMMANDS = 12
 WAIT = 10.0  # seconds: a stream that shows nothing for this long is a failure, not a figure
 STATE_ID = re.compile(rb'"view":\{"state_id":(\d+)')
 
@@ -61,10 +66,14 @@ asyncio.run(main())
 """
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time the process has used (fields 14 and 15 of /proc/PID/stat)."""
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """User + system CPU time the process has used (fields 14 and 15 of /proc/PID/stat), and
+    with `children` that of the children it ran and waited for (fields 16 and 17)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def memory_mb(pid: int) -> tuple[float, float]:
@@ -128,7 +137,9 @@ def choose(view: dict, rng: random.Random) -> list | None:
     return rng.choice(options)
 
 
-async def play_game(port: int, codes: dict, rng: random.Random, figures: dict) -> int:
+async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
+                    most: int | None = None) -> int:
+    """Play one game (or its first `most` commands); returns the commands sent."""
     base = f"http://127.0.0.1:{port}"
     connector = aiohttp.TCPConnector(limit=0)
     phones = [aiohttp.ClientSession(base, cookie_jar=aiohttp.CookieJar(unsafe=True))
@@ -155,7 +166,7 @@ async def play_game(port: int, codes: dict, rng: random.Random, figures: dict) -
             for stream in seats + viewers:
                 await stream.reached(state_id)
             views = [json.loads(s.raw_latest)["view"] for s in seats]
-            if views[0]["outcome"] is not None:
+            if views[0]["outcome"] is not None or commands == most:
                 return commands
             moves = [(seat, choose(view, rng)) for seat, view in enumerate(views)]
             moves = [(seat, option) for seat, option in moves if option is not None]
@@ -187,14 +198,15 @@ async def play_game(port: int, codes: dict, rng: random.Random, figures: dict) -
             await session.close()
 
 
-def summary(name: str, seconds: list[float], target: float | None = None) -> str:
+def summary(name: str, seconds: list[float], target: float | None = None,
+            judged: bool = True) -> str:
     ms = sorted(s * 1000 for s in seconds)
     if not ms:
         return f"{name}: no samples"
     p99 = statistics.quantiles(ms, n=100, method="inclusive")[98] if len(ms) > 1 else ms[0]
     line = (f"{name}: n={len(ms)}  p50 {statistics.median(ms):.1f} ms  p99 {p99:.1f} ms  "
             f"max {ms[-1]:.1f} ms")
-    if target is not None:
+    if target is not None and judged:
         line += f"  (target p99 <= {target:.0f} ms: {'met' if p99 <= target else 'MISSED'})"
     return line
 
@@ -206,7 +218,10 @@ def main() -> None:
     parser.add_argument("--data-dir", default=None,
                         help="where the games' SQLite files go (default: a temporary folder "
                              "on the disk; /dev/shm takes the disk's fsync out of the figures)")
-    args = parser.parse_args()
+    args = parse(parser)
+    most = QUICK_COMMANDS if args.quick else None
+    if args.quick:
+        args.games = 1
     figures: dict[str, list[float]] = {"ack": [], "phone": [], "viewer": [], "spread": []}
     memory, commands, cpu = [], 0, 0.0
     rng = random.Random(args.seed)
@@ -218,7 +233,7 @@ def main() -> None:
             try:
                 codes = json.loads(child.stdout.readline())
                 began = cpu_seconds(child.pid)
-                commands += asyncio.run(play_game(codes["port"], codes, rng, figures))
+                commands += asyncio.run(play_game(codes["port"], codes, rng, figures, most))
                 cpu += cpu_seconds(child.pid) - began
                 memory.append(memory_mb(child.pid))
             finally:
@@ -228,15 +243,16 @@ def main() -> None:
                 except subprocess.TimeoutExpired:
                     child.kill()
                     child.wait()
-    print(f"{args.games} games, {len(NAMES)} seats (one phone stream each), {VIEWERS} board "
+    judged = not args.quick
+    print(f"{args.games} games{' (cut short: --quick)' if args.quick else ''}, {len(NAMES)} seats (one phone stream each), {VIEWERS} board "
           f"viewers, {commands} commands sent by phones over HTTP, loopback")
     print(summary("command -> every phone's update", figures["phone"]))
     print(summary("command -> every viewer's update", figures["viewer"]))
     print(summary("command -> every update (phones and viewers)",
-                  figures["phone"] + figures["viewer"], 50))
+                  figures["phone"] + figures["viewer"], 50, judged))
     print(summary("command acknowledged (POST round trip, fsync included)", figures["ack"]))
     print(summary(f"vote reveal spread across the 7 phones ({len(figures['spread'])} votes)",
-                  figures["spread"], 20))
+                  figures["spread"], 20, judged))
     print(f"server CPU time per command (its 27 updates included): "
           f"{cpu / commands * 1000:.1f} ms  (independent of other load on the machine)")
     print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
@@ -244,7 +260,8 @@ def main() -> None:
     rss = max(m[0] for m in memory)
     peak = max(m[1] for m in memory)
     print(f"server process resident memory: {rss:.1f} MB at the end of a game, peak "
-          f"{peak:.1f} MB  (target <= 120 MB: {'met' if peak <= 120 else 'MISSED'})")
+          f"{peak:.1f} MB"
+          + (f"  (target <= 120 MB: {'met' if peak <= 120 else 'MISSED'})" if judged else ""))
 
 
 if __name__ == "__main__":

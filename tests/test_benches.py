@@ -1,0 +1,67 @@
+"""Every benchmark in bench/ still runs: its quick mode, end to end, as a subprocess with the
+project's Python, on this machine's budget. Nothing else runs the benches, so without this a
+change to the kiosk, the room or the store can break one unseen (bench_kiosk once waited for
+a mark the kiosk no longer drew). The figures are not judged here: only that they come."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("bench_*.py"))
+HANG_GUARD = 120  # s: a guard against a hang, not a measurement (quick modes take seconds)
+# a figure: a number with its unit, as each bench prints them
+FIGURE = re.compile(r"\d+(\.\d+)? ?(ms|s|MB|KiB|%|games/s|us/event)\b")
+
+
+def test_every_bench_is_covered():
+    # a new bench joins the list by its name alone; this guards against the glob going empty
+    assert {"bench_kiosk", "bench_web", "bench_idle"} <= set(BENCHES)
+
+
+def run_quick(bench: str, cwd: Path) -> subprocess.CompletedProcess:
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / f"{bench}.py"), "--quick"],
+                            cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        # SIGINT, not a kill: the bench's finally blocks stop the kiosks and servers it
+        # started (each in a session of its own, out of reach of a process-group kill)
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+        pytest.fail(f"{bench} --quick hung for {HANG_GUARD} s")
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+@pytest.mark.parametrize("bench", BENCHES)
+def test_quick_mode_runs_and_prints_its_figures(bench, tmp_path):
+    done = run_quick(bench, tmp_path)
+    assert done.returncode == 0, f"{bench} --quick failed:\n{done.stdout}\n{done.stderr}"
+    lines = done.stdout.splitlines()
+    assert lines and lines[0].startswith("budget: this machine"), done.stdout
+    figures = [line for line in lines[1:] if FIGURE.search(line)]
+    assert figures, f"{bench} --quick printed no figures:\n{done.stdout}"
+    # quick mode judges no target: too few samples to mean anything
+    assert "MISSED" not in done.stdout and "(target" not in done.stdout, done.stdout
+
+
+def test_pi_class_without_its_script_refuses_rather_than_measure_this_machine(tmp_path):
+    # figures from this machine passed off as a Pi's would be worse than none
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_store.py"), "--quick",
+                           "--pi-class"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=HANG_GUARD, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "DARKMOON_PI_CLASS": str(tmp_path / "missing")})
+    assert done.returncode != 0
+    assert "cannot run on the pi-class budget" in done.stderr
+    assert "budget:" not in done.stdout and "append latency" not in done.stdout
