@@ -187,7 +187,9 @@ class JoinView(Vertical):
             title = say(lang, "net.offline")
             network = offline_text(spot, lang)
         else:
-            title = say(lang, "join.title" if kiosk["phase"] == "join" else "join.title_play")
+            everyone = kiosk["seats"] and all(s["claimed"] or s["bot"] for s in kiosk["seats"])
+            title = say(lang, "join.title_play" if kiosk["phase"] != "join"
+                        else "join.everyone" if everyone else "join.title")
             if beside:
                 title = say(lang, "net.wifi_first") + "  " + title
             network = Text.styled(say(lang, "net.address", url=base_url), "bright_black")

@@ -53,6 +53,12 @@ async def test_join_screen_shows_seat_codes_and_claims_as_they_happen(room):
             await room.claim_seat(tokens[1], "phone-intruder")
         text = await settle(app, pilot)
         assert "Seat 2 (Ben) was scanned by a second phone: refused" in text
+        assert "Scan your seat's code" in text and "Everyone has joined" not in text
+        await room.claim_seat(tokens[0], "phone-ana")  # the last human seat (Cai is a bot)
+        text = await settle(app, pilot)
+        # Issue 11: the join screen used to keep asking for scans once everyone was in
+        assert "Everyone has joined. The host starts the game on their phone." in text
+        assert "Scan your seat's code" not in text
 
 
 async def test_more_seats_than_fit_page_through_their_codes(room):

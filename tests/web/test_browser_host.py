@@ -30,6 +30,11 @@ async def test_host_sets_up_starts_corrects_and_rebinds(served, browser):
     # Seats join; the host sees it live, and may start once all three are in.
     seats = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
     await host.wait_for_selector("#start:not([disabled])")
+    # Issue 11: once every seat is in, the pages say so and what comes next
+    en = catalogue("en")
+    assert await host.inner_text("#start-hint") == en["phone.host.everyone"]
+    await seats[0].wait_for_selector("#lobby-state")
+    assert await seats[0].inner_text("#lobby-state") == en["phone.lobby.everyone"]
     await host.click("#start")
     await host.wait_for_selector('.board[data-state="0"]')
     html = await host.content()

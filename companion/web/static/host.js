@@ -128,7 +128,8 @@ function joinPanel() {
     parts.push(el("button", { type: "button", class: "primary", id: "start",
                               disabled: !payload.can_start,
                               onclick: () => post("start") }, t("phone.host.start")));
-    if (!payload.can_start) parts.push(el("p", { class: "hint" }, t("phone.host.start_hint")));
+    parts.push(el("p", { class: payload.can_start ? "hint ready" : "hint", id: "start-hint" },
+                  t(payload.can_start ? "phone.host.everyone" : "phone.host.start_hint")));
   }
   return parts;
 }

@@ -179,7 +179,8 @@ function notice(data) {
 function lobby(view) {
   const seats = view.lobby.seats;
   return el("section", { class: "lobby" },
-    el("p", {}, t("phone.lobby.waiting")),
+    el("p", { id: "lobby-state" }, t(seats.every((s) => s.claimed || s.bot)
+      ? "phone.lobby.everyone" : "phone.lobby.waiting")),
     el("ul", {}, seats.map((s) => el("li", { class: s.claimed || s.bot ? "joined" : "" },
       s.name, " — ", t(s.claimed ? "phone.lobby.joined" : s.bot ? "phone.lobby.bot"
                                                                   : "phone.lobby.not_joined")))));
