@@ -274,17 +274,32 @@ class Room:
                 raise GameInProgress("the game has already started")
             if not self.can_start:
                 raise NotReady("status cards are dealt once every seat is claimed")
-            table = await self._write(Table.new, self.store, self.lobby["setup"], self.seed)
-            lobby = copy.deepcopy(self.lobby)
-            lobby["game_id"] = table.game_id
-            await self._commit(self._record(lobby=lobby))
-            self.table = table
-            self._watch_table()
-            self._tell("room")
-            self._tell(PUBLIC)
-            for seat in range(len(self.lobby["seats"])):
-                self._tell(seat)
-            self._schedule_bots()
+            await self._deal(self.seed)
+
+    async def play_again(self, *, host: tuple | None = None) -> None:
+        """After a game: the same setup, the same phones on the same seats (their codes stay
+        theirs), and a new game dealt at once. Statuses, characters left to chance and the
+        decks are dealt afresh."""
+        async with self._lock:
+            self._as_host(host)
+            if self.phase != "over":
+                raise GameInProgress("play again once the game is over")
+            # a seeded room (tests, a demo with --seed) deals another game, not the same one
+            await self._deal(None if self.seed is None else self.seed * 1000 + self.table.game_id)
+
+    async def _deal(self, seed: int | None) -> None:
+        """Deal a game for the lobby's seats (under the lock): stored, then shown to all."""
+        table = await self._write(Table.new, self.store, self.lobby["setup"], seed)
+        lobby = copy.deepcopy(self.lobby)
+        lobby["game_id"] = table.game_id
+        await self._commit(self._record(lobby=lobby))
+        self.table = table
+        self._watch_table()
+        self._tell("room")
+        self._tell(PUBLIC)
+        for seat in range(len(lobby["seats"])):
+            self._tell(seat)
+        self._schedule_bots()
 
     async def set_lang(self, lang: str, *, host: tuple | None = None) -> None:
         async with self._lock:

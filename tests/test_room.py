@@ -1,6 +1,7 @@
 """The room around the table: who hosts, which phone holds which seat, seat buttons, bots,
 and a restart that keeps all of it (DESIGN "Seats, phones, buttons")."""
 import asyncio
+import copy
 import random
 import time
 
@@ -11,7 +12,7 @@ from companion.room import (GameInProgress, NotReady, NotYourSeat, OneSeatPerPho
                             SeatClaimed, StorageFailed, UnknownToken)
 from companion.simulate import choice_for
 from companion.store import EventStore
-from companion.table import PUBLIC
+from companion.table import PUBLIC, Table
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 
@@ -431,3 +432,26 @@ async def test_a_second_vote_is_answered_and_the_first_stands(tmp_path):
     assert await room.press(voter, "red") is None  # the first vote stands
     assert heard[-1] == {"seat": voter, "colour": "red", "code": "already_voted"}
     assert room.table.state.pending.answers[voter] == ("strong",)
+
+
+async def test_play_again_keeps_the_phones_on_their_seats_and_deals_anew(tmp_path):
+    """Issue 11: "Play again" keeps the same phones on the same seats and deals a new game;
+    only once the game is over, and only by the host."""
+    room = await claimed_room(tmp_path)
+    await room.claim_host(room.host_token, "phone-0")
+    host = (room.host_token, "phone-0")
+    with pytest.raises(GameInProgress):
+        await room.play_again(host=host)
+    await advance(room, lambda g: g.outcome is not None)
+    first, seats = room.table.game_id, copy.deepcopy(room.lobby["seats"])
+    with pytest.raises(NotYourSeat):
+        await room.play_again(host=(room.host_token, "phone-1"))
+    await room.play_again(host=host)
+    assert room.phase == "play" and room.table.game_id != first and room.table.state_id == 0
+    assert room.lobby["seats"] == seats  # same codes, same phones
+    for i, seat in enumerate(seats):
+        assert room.check_seat(seat["token"], f"phone-{i}") == i
+    first_deal = Table.resume(room.store, first).state.seats
+    assert [s.character for s in room.table.state.seats] != [s.character for s in first_deal] \
+        or [s.status for s in room.table.state.seats] != [s.status for s in first_deal], \
+        "a seeded room dealt the very same game again"

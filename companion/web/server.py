@@ -313,6 +313,12 @@ async def host_start(request: web.Request) -> web.Response:
     return web.json_response({"state_id": room.table.state_id})
 
 
+async def host_again(request: web.Request) -> web.Response:
+    room = request.app[ROOM_KEY]
+    await room.play_again(host=host_of(request))
+    return web.json_response({"state_id": room.table.state_id})
+
+
 async def host_correct(request: web.Request) -> web.Response:
     body = await body_of(request)
     command = {"decision": "correct", "option": body.get("option")}
@@ -383,6 +389,7 @@ def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
     app.router.add_get("/api/host/{token}", host_get)
     app.router.add_post("/api/host/{token}/game", host_game)
     app.router.add_post("/api/host/{token}/start", host_start)
+    app.router.add_post("/api/host/{token}/again", host_again)
     app.router.add_post("/api/host/{token}/correct", host_correct)
     app.router.add_post("/api/host/{token}/rebind", host_rebind)
     app.router.add_post("/api/host/{token}/lang", host_lang)

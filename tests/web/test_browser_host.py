@@ -1,9 +1,13 @@
 """The host's page and a phone's language and reconnection, in a real browser."""
 from __future__ import annotations
 
-from companion.lang import catalogue
+import random
 
-from test_browser_kit import NAMES, Phones, browser, peek, seat_path, served, word  # noqa: F401
+from companion.lang import catalogue
+from companion.simulate import choice_for
+
+from test_browser_kit import (NAMES, Phones, browser, peek, seat_path, served,  # noqa: F401
+                              showing, word)
 
 
 async def test_host_sets_up_starts_corrects_and_rebinds(served, browser):
@@ -166,4 +170,37 @@ async def test_host_corrects_command_quarantine_lost_dice_and_events_in_both_lan
     await host.wait_for_selector(f'.board[data-state="{state}"]')
     assert room.table.state.completed_events == [card]
     await host.wait_for_selector(f"text={word('event', card, 'es')} es un Evento completado")
+    assert phones.errors == []
+
+
+async def test_play_again_deals_a_new_game_to_the_same_phones_and_the_form_remembers(
+        served, browser):
+    """Issue 11: after a game, one tap deals the next one to the same phones on the same
+    seats; and a host page opened later offers the last table's names."""
+    room = served.room
+    phones = Phones(browser, served.base)
+    host = await phones.open(f"/h/{room.host_token}")
+    await host.wait_for_selector("#setup #create")
+    for i, name in enumerate(NAMES):
+        await host.fill(f"[name=name-{i}]", name)
+    await host.click("#create")
+    await host.wait_for_selector("ul.join li[data-seat='3']")
+    seats = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
+    await host.wait_for_selector("#start:not([disabled])")
+    await host.click("#start")
+    await showing(seats, 0)
+    rng = random.Random(1)
+    while room.table.state.outcome is None:
+        g = room.table.state
+        seat = rng.choice(g.pending.seats)
+        await room.submit(seat, choice_for(g, seat, rng))
+    first = room.table.game_id
+    await host.click("#again")
+    await showing(seats, 0)  # every phone, still on its seat, shows the new deal
+    assert room.table.game_id != first and room.phase == "play"
+    for page in seats:
+        assert not await page.locator(".message.error").count()
+    await host.reload()  # the host's phone remembers the table it set up
+    await host.wait_for_selector("#setup #create", state="attached")
+    assert [await host.input_value(f"[name=name-{i}]") for i in range(4)] == NAMES
     assert phones.errors == []

@@ -59,13 +59,28 @@ function characterList(rows) {
   return rows.map((r) => r.character || free.pop());
 }
 
+// The names of the last table set up on this phone: the same friends play again next time.
+const NAMES_KEY = "dm_names";
+
+function remembered() {
+  try {
+    const names = JSON.parse(localStorage.getItem(NAMES_KEY) || "[]");
+    return Array.isArray(names) ? names.filter((n) => n && typeof n.name === "string")
+      .map((n) => ({ name: n.name, character: n.character || "", bot: Boolean(n.bot) })) : [];
+  } catch (error) {
+    return [];
+  }
+}
+
 function drawForm() {
   const form = $("setup");
   const [least, most] = choices.players;
   const count = el("select", { name: "players", id: "players" });
   for (let n = least; n <= most; n++) count.append(el("option", { value: n }, String(n)));
   count.value = "4";
-  const kept = readRows(form);  // a redraw (new language) keeps what was typed
+  // A redraw (new language) keeps what was typed; a fresh page starts from the last table.
+  const typed = readRows(form);
+  const kept = typed.length ? typed : remembered();
   if (kept.length) count.value = String(kept.length);
   const rows = el("div", { id: "seat-rows" });
   const fillRows = (old = readRows(form)) => {
@@ -92,6 +107,7 @@ function drawForm() {
   form.onsubmit = async (event) => {
     event.preventDefault();
     const seats = readRows(form);
+    localStorage.setItem(NAMES_KEY, JSON.stringify(seats));
     const setup = { names: seats.map((s) => s.name),
                     variants: [...form.querySelectorAll("[name=variant]:checked")].map((c) => c.value) };
     const characters = characterList(seats);
@@ -124,6 +140,12 @@ function joinPanel() {
               t(`phone.lobby.${state}`), " ", rebind || "");
   });
   const parts = [el("h2", {}, t("phone.host.seats")), el("ul", { class: "join" }, rows)];
+  if (room.phase === "over") {
+    // The same phones stay on the same seats: one tap deals the next game.
+    parts.push(el("button", { type: "button", class: "primary", id: "again",
+                              onclick: () => post("again") }, t("phone.host.again")),
+               el("p", { class: "hint" }, t("phone.host.again_hint")));
+  }
   if (room.phase === "join") {
     parts.push(el("button", { type: "button", class: "primary", id: "start",
                               disabled: !payload.can_start,
