@@ -18,8 +18,8 @@ from typing import Callable
 from aiohttp import web
 
 from ..darkmoon import RulesError
-from ..darkmoon.data import (CHARACTERS, EVENTS, FATIGUE_TOKENS, FINAL_EVENTS, OUTPOST_TOKENS,
-                             VARIANTS)
+from ..darkmoon.data import (CHARACTERS, EVENTS, FACES, FATIGUE_TOKENS, FINAL_EVENTS,
+                             OUTPOST_TOKENS, VARIANTS)
 from ..lang import LANGS, catalogue, view_text
 from ..room import PUBLIC, BadRequest, Room, RoomError
 from . import guard
@@ -124,7 +124,8 @@ async def choices(request: web.Request) -> web.Response:
     return web.json_response({"characters": list(CHARACTERS), "final_events": list(FINAL_EVENTS),
                               "variants": list(VARIANTS), "langs": list(LANGS),
                               "players": [3, 7], "outpost_tokens": list(OUTPOST_TOKENS),
-                              "fatigue_tokens": list(FATIGUE_TOKENS), "events": list(EVENTS)})
+                              "fatigue_tokens": list(FATIGUE_TOKENS), "events": list(EVENTS),
+                              "faces": {colour: list(f) for colour, f in FACES.items()}})
 
 
 # --- views ---

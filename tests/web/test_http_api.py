@@ -31,7 +31,9 @@ async def test_choices_offer_the_games_public_options(new_phone):
     assert choices == {"characters": list(CHARACTERS), "final_events": list(FINAL_EVENTS),
                        "variants": list(VARIANTS), "langs": ["en", "es"], "players": [3, 7],
                        "outpost_tokens": list(OUTPOST_TOKENS),
-                       "fatigue_tokens": list(FATIGUE_TOKENS), "events": list(EVENTS)}
+                       "fatigue_tokens": list(FATIGUE_TOKENS), "events": list(EVENTS),
+                       "faces": {"strong": [-2, -2, -2, -1, 2, 4], "weak": [-2, -2, -2, -1, 1, 3],
+                                 "commander": [-2, -2, -2, -1, 3, 5]}}  # facts §1
 
 
 async def test_each_language_file_is_the_merged_catalogue(new_phone):

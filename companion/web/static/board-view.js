@@ -153,11 +153,32 @@ export function privateLines(payload) {
 }
 
 // The whole public board; `withLog` false where a page shows its log elsewhere.
+// The dice and their faces, for whoever forgets which colour is which (public facts, from
+// /api/choices): set once by each page, shown closed under the board.
+let faces = null;
+let legendOpen = false;  // the board is redrawn on every change: the legend stays as left
+
+export function setFaces(known) {
+  faces = known || null;
+}
+
+function legend() {
+  if (!faces) return null;
+  return el("details", { class: "legend", id: "legend", open: legendOpen,
+                         ontoggle: (event) => { legendOpen = event.target.open; } },
+    el("summary", {}, t("phone.legend.title")),
+    el("p", {}, t("phone.legend.hint")),
+    ["strong", "weak", "commander"].filter((c) => faces[c]).map((c) =>
+      el("div", { class: "legend-row", "data-colour": c },
+        el("span", { class: "legend-name" }, t(`phone.legend.${c}`)),
+        el("span", { class: "rolled" }, faces[c].map((v) => face(c, v))))));
+}
+
 export function board(payload, { withLog = true } = {}) {
   const view = payload.view;
   if (!view) return el("section", { class: "board" }, el("p", { class: "banner" }, banner(payload)));
   return el("section", { class: "board", "data-state": view.state_id },
     el("p", { class: "banner", id: "banner" }, banner(payload)),
     voteState(view), lastVote(view), tracks(view), seats(view),
-    withLog ? log(payload) : null);
+    withLog ? log(payload) : null, legend());
 }

@@ -3,7 +3,7 @@
 // public view only: the host is also a player and sees nothing secret here.
 import { call, chosenLang, el, label, langToggle, live, loadLang, t, toast,
          tokenFromPath, Refused } from "./common.js";
-import { board } from "./board-view.js";
+import { board, setFaces } from "./board-view.js";
 import { correctionsPanel } from "./corrections.js";
 
 const token = tokenFromPath();
@@ -179,6 +179,7 @@ async function main() {
   $("lang").append(langToggle(() => { drawForm(); render(); stream && stream.reopen(); }));
   try {
     choices = await call("GET", "/api/choices");
+    setFaces(choices.faces);
     await call("POST", `${api}/claim`);
   } catch (error) {
     const known = ["seat_claimed", "unknown_token", "not_your_seat"];

@@ -7,7 +7,7 @@
 // hides every private detail behind a veil (glance.js).
 import { call, chosenLang, el, has, label, langToggle, live, loadLang, t, toast,
          tokenFromPath, Refused } from "./common.js";
-import { banner, board, dice, privateLines, seatName } from "./board-view.js";
+import { banner, board, dice, privateLines, seatName, setFaces } from "./board-view.js";
 import { asksReveal, decisionPanel } from "./decision.js";
 import { autoClose, delaysFromAddress, idleVeil } from "./glance.js";
 import { alert as buzz, unlockSound } from "./buzz.js";
@@ -272,6 +272,8 @@ async function main() {
     return;
   }
   message("");
+  call("GET", "/api/choices").then((known) => { setFaces(known.faces); render(); },
+                                   () => {});  // the legend is a help, never a failure
   stream = live({
     getUrl: api, eventsUrl: `${api}/events`,
     onView: (data) => { message(""); payload = data; render(); },
