@@ -93,3 +93,36 @@ async def test_a_fatigued_player_is_told_why_two_dice_cannot_be_submitted(served
     assert await page.inner_text("#submit-dice") == "Submit 2 dice"
     assert await page.is_disabled("#submit-dice")
     assert await page.inner_text("#submit-why") == "Fatigued: one die only."
+
+
+async def test_a_decision_comes_into_view_with_a_flash_when_it_arrives(served, browser):
+    """Issue 11: a decision arriving while the player has scrolled away appeared off-screen,
+    and the turn signal did nothing on an iPhone (no vibration). The decision is scrolled
+    into view and the whole page flashes."""
+    room, _, pages = await seated(served, browser)
+    rng = random.Random(4)
+    g = room.table.state
+    watcher = next(s for s in range(len(NAMES)) if s not in g.pending.seats)
+    page = pages[watcher]
+    await page.evaluate("""() => {
+        window.flashes = 0;
+        new MutationObserver(() => {
+          if (document.body.classList.contains("turn-flash")) window.flashes += 1;
+        }).observe(document.body, { attributes: true, attributeFilter: ["class"] });
+        window.scrollTo(0, document.body.scrollHeight);  // reading the log, far below
+    }""")
+    assert await page.evaluate("window.scrollY") > 0, "the page is too short to scroll away"
+    for _ in range(3000):  # the others play until the game asks the watcher something
+        g = room.table.state
+        if watcher in g.pending.seats and g.pending.options.get(watcher):
+            break
+        seat = next(s for s in g.pending.seats)
+        await room.submit(seat, choice_for(g, seat, rng))
+    await showing([page], room.table.state_id)
+    await page.wait_for_selector("#decision")
+    box = await page.evaluate("""() => {
+        const r = document.getElementById("decision").getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, height: window.innerHeight };
+    }""")
+    assert box["top"] < box["height"] and box["bottom"] > 0, "the decision is off-screen"
+    assert await page.evaluate("window.flashes") >= 1

@@ -238,7 +238,8 @@ function render() {
   }
   const decision = view.you.decision;
   const myTurn = Boolean(decision && decision.options.length);
-  if (myTurn && !myTurnBefore) buzz();
+  const newTurn = myTurn && !myTurnBefore;
+  if (newTurn) turnSignal();
   myTurnBefore = myTurn;
   // The reveal's card belongs to one action choice: it closes once the game moves on.
   if (card === "open" && (cardFor !== view.state_id || !(decision && asksReveal(decision, view)))) {
@@ -250,6 +251,18 @@ function render() {
   drawCard();
   $("private").replaceChildren(...(hide ? [veilPanel(payload)] : privatePanel(payload)));
   $("public").replaceChildren(hide ? "" : board(payload));
+  // A decision that arrives while the player has scrolled away comes into view.
+  if (newTurn && !hide) $("decision") && $("decision").scrollIntoView({ block: "center" });
+}
+
+// The turn signal: vibration and a beep (buzz.js), and a flash of the whole page for the
+// phones that do neither (an iPhone never vibrates; its beep needs a first touch).
+function turnSignal() {
+  buzz();
+  document.body.classList.remove("turn-flash");
+  void document.body.offsetWidth;  // restart the animation if the last one is still on
+  document.body.classList.add("turn-flash");
+  setTimeout(() => document.body.classList.remove("turn-flash"), 1500);
 }
 
 function failed(error) {
