@@ -97,11 +97,12 @@ class Room:
 
     async def _write(self, fn, *args):
         """Run a store write on the writer thread; a refused write becomes StorageFailed."""
-        return await self._stored_as_is(
+        return await self._saved(
             asyncio.get_running_loop().run_in_executor(self._writer, fn, *args))
 
     @staticmethod
-    async def _stored_as_is(pending: asyncio.Future):
+    async def _saved(pending: asyncio.Future):
+        """The result of a write queued on the writer; the store's refusal is StorageFailed."""
         try:
             return await pending
         except (sqlite3.Error, StoreError, OSError) as error:
@@ -333,7 +334,7 @@ class Room:
             self._writer, self.table.submit, actor, command)
 
     async def _stored(self, pending: asyncio.Future) -> dict:
-        events = await self._stored_as_is(pending)
+        events = await self._saved(pending)
         # the command's own state: another command may have followed it before we woke
         return {"state_id": events[-1]["state_id"]}
 

@@ -52,11 +52,7 @@ class Table:
         """Deal a new game. With a seed every roll and draw is reproducible (tests,
         simulations); without one the dice come from the operating system's randomness."""
         setup = setup if isinstance(setup, Setup) else Setup.from_json(setup)
-        events = start(setup, _rng(seed, 0))
-        game_id = store.new_game({"setup": setup.to_json(), "seed": seed,
-                                  "rules_version": RULES_VERSION})
-        store.append(game_id, 1, events)
-        return cls(store, game_id, events, seed)
+        return cls._stored(store, {"setup": setup.to_json()}, start(setup, _rng(seed, 0)), seed)
 
     @classmethod
     def from_position(cls, store: EventStore, position: Position | dict,
@@ -64,9 +60,14 @@ class Table:
         """Begin a game at a described position (tools, tutorials and tests only: a real
         table is dealt). Stored like any game: resume and replay need nothing more."""
         position = position if isinstance(position, Position) else Position.from_json(position)
-        events = start_from(position, _rng(seed, 0))
-        game_id = store.new_game({"position": position.to_json(), "seed": seed,
-                                  "rules_version": RULES_VERSION})
+        return cls._stored(store, {"position": position.to_json()},
+                           start_from(position, _rng(seed, 0)), seed)
+
+    @classmethod
+    def _stored(cls, store: EventStore, meta: dict, events: list[dict],
+                seed: int | None) -> "Table":
+        """A game's first events, stored as a new game of these rules."""
+        game_id = store.new_game({**meta, "seed": seed, "rules_version": RULES_VERSION})
         store.append(game_id, 1, events)
         return cls(store, game_id, events, seed)
 
@@ -154,6 +155,8 @@ def _log(g: Game, facts: list[dict], seat: int | None) -> list[dict]:
             if public < LOG_LENGTH:
                 public += 1
                 shown.append(fact)
+            elif seat is None:
+                break  # the board's log is complete: no private fact of anyone's to look for
         elif seat is not None and seat in fact["to"]:
             shown.append(fact)
     shown.reverse()

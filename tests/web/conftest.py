@@ -40,20 +40,25 @@ async def server(room):
 
 
 @pytest.fixture
-async def new_phone(server):
-    """new_phone() -> a client session that keeps its own cookie, like one phone's browser.
-    Every phone is closed after the test."""
+async def client_session():
+    """client_session(**options) -> an aiohttp client session with its own cookie jar (as a
+    phone's browser keeps its own cookie); every one is closed after the test."""
     sessions: list[aiohttp.ClientSession] = []
 
-    def make() -> aiohttp.ClientSession:
-        session = aiohttp.ClientSession(base_url=server,
-                                        cookie_jar=aiohttp.CookieJar(unsafe=True))
+    def make(**options) -> aiohttp.ClientSession:
+        session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), **options)
         sessions.append(session)
         return session
 
     yield make
     for session in sessions:
         await session.close()
+
+
+@pytest.fixture
+async def new_phone(server, client_session):
+    """new_phone() -> a client session that keeps its own cookie, like one phone's browser."""
+    return lambda: client_session(base_url=server)
 
 
 class EventStream:

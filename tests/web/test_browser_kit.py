@@ -122,6 +122,18 @@ async def showing(pages, state_id: int) -> None:
         await page.wait_for_selector(f'body[data-state="{state_id}"]', state="attached")
 
 
+async def seated_pages(room: Room, phones: Phones) -> list[Page]:
+    """Set up a game of NAMES, give every seat a phone page, start it; the pages once they
+    show the deal."""
+    await room.new_game({"names": NAMES})
+    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
+    for page in pages:
+        await page.wait_for_selector(".lobby")  # the page has claimed its seat
+    await room.start()
+    await showing(pages, room.table.state_id)
+    return pages
+
+
 async def peek(page: Page) -> str:
     """Press and hold the Status card, read it, let go."""
     box = await page.locator("#peek").bounding_box()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.darkmoon.data import FACES
 from companion.lang import catalogue
 
-from test_browser_kit import NAMES, Phones, browser, seat_path, served, showing  # noqa: F401
+from test_browser_kit import Phones, browser, seated_pages, served, showing  # noqa: F401
 
 
 def shown(faces) -> str:
@@ -15,13 +15,7 @@ def shown(faces) -> str:
 async def test_the_dice_legend_shows_every_colour_and_face(served, browser):
     phones = Phones(browser, served.base)
     room = served.room
-    await room.new_game({"names": NAMES})
-    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
-    for page in pages:
-        await page.wait_for_selector(".lobby")
-    await room.start()
-    await showing(pages, room.table.state_id)
-    page = pages[0]
+    page = (await seated_pages(room, phones))[0]
     en = catalogue("en")
     await page.click("#legend summary")
     for colour, faces in FACES.items():

@@ -8,20 +8,13 @@ from companion.darkmoon.data import FATIGUE_TOKENS
 from companion.lang import catalogue
 from companion.simulate import choice_for
 
-from test_browser_kit import NAMES, Phones, browser, seat_path, served, showing  # noqa: F401
+from test_browser_kit import NAMES, Phones, browser, seated_pages, served, showing  # noqa: F401
 
 
 async def seated(served, browser):
     """A game started with a phone on every seat; (room, phones, their pages)."""
     phones = Phones(browser, served.base)
-    room = served.room
-    await room.new_game({"names": NAMES})
-    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
-    for page in pages:
-        await page.wait_for_selector(".lobby")  # the page has claimed its seat
-    await room.start()
-    await showing(pages, room.table.state_id)
-    return room, phones, pages
+    return served.room, phones, await seated_pages(served.room, phones)
 
 
 async def test_a_press_out_of_turn_is_answered_on_that_phone_only(served, browser):

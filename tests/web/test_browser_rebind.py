@@ -2,20 +2,15 @@
 unseen; the kicked phone is out for good, and the seat's new code works for a new phone."""
 from __future__ import annotations
 
-from test_browser_kit import NAMES, Phones, browser, seat_path, served, showing  # noqa: F401
+from test_browser_kit import (Phones, browser, seat_path, seated_pages, served,  # noqa: F401
+                              showing)
 
 
 async def seated(served, phones):
     room = served.room
     host = await phones.open(f"/h/{room.host_token}")
     await host.wait_for_selector("#setup #create")
-    await room.new_game({"names": NAMES}, host=None)
-    seats = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
-    for page in seats:
-        await page.wait_for_selector(".lobby")  # the page has claimed its seat
-    await room.start()
-    await showing(seats, room.table.state_id)
-    return room, host, seats
+    return room, host, await seated_pages(room, phones)
 
 
 async def test_every_phone_hears_of_a_rebind_and_the_old_phone_stays_out(served, browser):

@@ -44,20 +44,10 @@ async def guarded(room):
 
 
 @pytest.fixture
-async def stranger():
+async def stranger(client_session):
     """stranger(address) -> a client session whose connections come from `address`."""
-    sessions = []
-
-    def make(address: str = STRANGER) -> aiohttp.ClientSession:
-        session = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(local_addr=(address, 0), limit=0),
-            cookie_jar=aiohttp.CookieJar(unsafe=True))
-        sessions.append(session)
-        return session
-
-    yield make
-    for session in sessions:
-        await session.close()
+    return lambda address=STRANGER: client_session(
+        connector=aiohttp.TCPConnector(local_addr=(address, 0), limit=0))
 
 
 @pytest.fixture
