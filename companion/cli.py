@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from . import hotspot, replay
+from . import hotspot, replay, verify
 from .darkmoon.data import VARIANTS
 
 
@@ -40,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
         return simulate_command(args)
     if args.command == "replay":
         return replay.replay_command(args)
+    if args.command == "verify":
+        return verify.verify_command(args)
     if args.command == "buttons":
         return buttons_command(args)
     if args.command == "hotspot":
@@ -80,9 +82,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--variant", action="append", default=[], choices=VARIANTS,
                      metavar="NAME", help=f"one of: {', '.join(VARIANTS)} (repeatable)")
+    sim.add_argument("--bots", default="sensible", choices=("sensible", "helpful", "random"),
+                     help="who plays: sensible (default: status-aware, the Uninfected help and "
+                          "the Infected sabotage quietly), helpful (every seat mostly helps) or "
+                          "random (any legal option)")
     sim.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     replay.add_command(commands)
+    verify.add_command(commands)
 
     return parser.parse_args(argv)
 
@@ -220,12 +227,12 @@ def port_problem(address: str, port: int) -> str | None:
 
 def simulate_command(args) -> int:
     from .darkmoon import BadSetup
-    from .simulate import simulate
+    from .simulate import BOTS, simulate
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
     try:
-        result = simulate(args.games, args.players, args.seed, tuple(args.variant))
+        result = simulate(args.games, args.players, args.seed, tuple(args.variant), args.bots)
     except BadSetup as error:
         print(error.message, file=sys.stderr)
         return 2
@@ -233,6 +240,8 @@ def simulate_command(args) -> int:
         print(json.dumps(result, indent=2))
         return 0
     games = result["games"]
+    # The figures are the bots' as much as the game's: say who played.
+    print(f"Bots: {BOTS[args.bots][1]}")
     print(f"{games} games, {args.players} players, seed {args.seed}"
           + (f", variants: {', '.join(args.variant)}" if args.variant else ""))
     print("wins by team:")

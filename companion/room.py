@@ -27,6 +27,9 @@ from .bots import Bots
 from .buttons import COLOURS, REFUSALS, lit_seats, press_command, press_refusal
 from .darkmoon import BadSetup, RulesError, Setup
 from .darkmoon.views import waiting_view
+from .joining import table_token
+from .fairdeal import (add_contribution, checked_contribution, dealt_fair, fair_view, fresh_fair,
+                       record_of)
 from .store import EventStore, StoreError
 from .refusals import (BadRequest, GameInProgress, NotReady, NotYourSeat,  # noqa: F401
                        OneSeatPerPhone, RoomError, SeatClaimed, StorageFailed, UnknownToken)
@@ -68,6 +71,10 @@ class Room:
         # Never changed in place once shown: a change builds a new lobby and replaces it.
         self.lobby: dict | None = saved.get("lobby")
         self.table: Table | None = None
+        self.games_dealt = store.latest_game() or 0  # every game this store has dealt
+        self._records: dict[int, dict] = {}  # fair records of games over, built once
+        if self.lobby and "fair" not in self.lobby:  # stored before fair dealing
+            self.lobby = {**self.lobby, "fair": fresh_fair(len(self.lobby["seats"]))}
         if self.lobby and self.lobby.get("game_id") is not None:
             if store.meta(self.lobby["game_id"]).get("rules_version") != RULES_VERSION:
                 # Stored by a version with other rules (the Pi was updated since): it may not
@@ -153,13 +160,16 @@ class Room:
     def room_view(self) -> dict:
         """What everyone may know about the room: no tokens, no phones, only who has joined."""
         lobby = self.lobby
+        given = lobby["fair"]["contributions"] if lobby else []
         return {
             "phase": self.phase, "lang": self.lang, "demo": self.demo,
             "host_claimed": self.host_phone is not None,
             "seats": [] if lobby is None else [
-                {"seat": i, "name": name, "claimed": s["phone"] is not None, "bot": s["bot"]}
+                {"seat": i, "name": name, "claimed": s["phone"] is not None, "bot": s["bot"],
+                 "contributed": given[i] is not None}
                 for i, (name, s) in enumerate(zip(lobby["setup"]["names"], lobby["seats"]))],
             "notices": list(self.notices), "notice_count": self.notice_count,
+            "fair": fair_view(self.table, lobby, self.games_dealt),
         }
 
     def kiosk_view(self) -> dict:
@@ -168,6 +178,9 @@ class Room:
         view["host_token"] = self.host_token if self.host_phone is None else None
         view["seat_tokens"] = ([None if s["phone"] else s["token"] for s in self.lobby["seats"]]
                                if self.lobby else [])
+        # one code for the whole table where the seats' own codes do not all fit
+        view["table_token"] = table_token([s["token"] for s in self.lobby["seats"]]
+                                          if self.lobby else [])
         view["game"] = self.table.public_view() if self.table else None
         return view
 
@@ -200,7 +213,9 @@ class Room:
             await self._commit(self._record(host_token=new_token(), host_phone=None))
             self._notice("host_replaced")
 
-    async def claim_seat(self, token: str, phone: str) -> int:
+    async def claim_seat(self, token: str, phone: str, given: str | None = None) -> int:
+        """`given`: the phone's randomness for the deal (64 hex digits), if it sent some."""
+        given = checked_contribution(given)
         async with self._lock:
             seat = self.seat_of(token)
             entry = self.lobby["seats"][seat]
@@ -215,8 +230,27 @@ class Room:
                     raise OneSeatPerPhone("this phone already holds another seat")
                 lobby = copy.deepcopy(self.lobby)
                 lobby["seats"][seat].update(phone=phone, bot=False)  # a human takes a bot's seat
+                add_contribution(lobby, seat, given)
                 await self._commit(self._record(lobby=lobby), "room")
+            elif given is not None and self.lobby["fair"]["contributions"][seat] is None:
+                await self._contribute(seat, given)
             return seat
+
+    async def contribute(self, token: str, phone: str | None, given: str) -> None:
+        """A seat's phone adds its randomness to the next deal (once per commitment: the
+        first one stands). How a phone takes part in a game dealt by "play again"."""
+        given = checked_contribution(given)
+        if given is None:
+            raise BadRequest("send 'contribution': 64 hex digits of the phone's randomness")
+        async with self._lock:
+            seat = self.check_seat(token, phone)
+            if self.lobby["fair"]["contributions"][seat] is None:
+                await self._contribute(seat, given)
+
+    async def _contribute(self, seat: int, given: str) -> None:
+        lobby = copy.deepcopy(self.lobby)
+        add_contribution(lobby, seat, given)
+        await self._commit(self._record(lobby=lobby), "room")
 
     def check_seat(self, token: str, phone: str | None) -> int:
         seat = self.seat_of(token)
@@ -255,7 +289,8 @@ class Room:
                 raise BadSetup("bots must be seat numbers")
             lobby = {"setup": parsed.to_json(), "game_id": None,
                      "seats": [{"token": new_token(), "phone": None, "bot": i in bots}
-                               for i in range(len(parsed.names))]}
+                               for i in range(len(parsed.names))],
+                     "fair": fresh_fair(len(parsed.names))}  # committed before any claim
             await self._commit(self._record(lobby=lobby, lang=_lang(lang or self.lang)))
             self.table = None
             self._tell("room")
@@ -289,12 +324,18 @@ class Room:
             await self._deal(None if self.seed is None else self.seed * 1000 + self.table.game_id)
 
     async def _deal(self, seed: int | None) -> None:
-        """Deal a game for the lobby's seats (under the lock): stored, then shown to all."""
-        table = await self._write(Table.new, self.store, self.lobby["setup"], seed)
+        """Deal a game for the lobby's seats (under the lock): stored, then shown to all.
+        The secret committed to is the lobby's, mixed with what the seats' phones gave; the
+        Pi gives for the others (bots, phones that gave nothing). The next game's secret is
+        drawn and committed to at once, so the phones can give for it before it is dealt."""
+        table = await self._write(Table.new, self.store, self.lobby["setup"], seed,
+                                  dealt_fair(self.lobby))
         lobby = copy.deepcopy(self.lobby)
         lobby["game_id"] = table.game_id
+        lobby["fair"] = fresh_fair(len(lobby["seats"]))
         await self._commit(self._record(lobby=lobby))
         self.table = table
+        self.games_dealt = max(self.games_dealt, table.game_id)
         self._watch_table()
         self._tell("room")
         self._tell(PUBLIC)
@@ -306,6 +347,18 @@ class Room:
         async with self._lock:
             self._as_host(host)
             await self._commit(self._record(lang=_lang(lang)), "room")
+
+    async def fair_record(self) -> dict:
+        """The record of the game just played, with its secret: only once it is over."""
+        table = self.table
+        if table is None or not table.over:
+            raise NotReady("the record and the secret are revealed when the game is over")
+        if table.fair is None:
+            raise NotReady("this game was dealt from a seed (a test or a demo): "
+                           "it cannot be verified")
+        if table.game_id not in self._records:
+            self._records = {table.game_id: await self._write(record_of, table)}
+        return self._records[table.game_id]
 
     # --- commands ---
 

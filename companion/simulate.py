@@ -1,4 +1,8 @@
-"""Bots that pick uniformly among the legal options, for simulations, demos and tests."""
+"""Bots for simulations, demos and tests, and `simulate`: whole games between bots.
+
+Three kinds: the sensible bots (companion.sensible: status-aware, each seat deciding from its
+own view; simulate's default), the helpful bot (mostly plays for the Uninfected whatever its
+status: the demo's and many seeded tests') and the random bot (uniform among legal options)."""
 from __future__ import annotations
 
 import random
@@ -7,8 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .darkmoon import Chance, Ctx, Game, Setup, play, start
+from .darkmoon import Chance, Ctx, Game, Setup, play, seat_view, start
 from .darkmoon.api import apply_event
+from .sensible import sensible_choice
 
 MAX_COMMANDS = 20_000  # a guard: a game that runs this long is a bug to report
 
@@ -58,15 +63,42 @@ def choice_for(g: Game, seat: int, rng: random.Random) -> dict:
     return {"decision": pending.kind, "option": list(option)}
 
 
+class Sensible:
+    """The sensible bots at one game: each waiting seat decides from its own seat view and
+    the public log (what its phone showed it), never from the game's state."""
+
+    def __init__(self, events: list):
+        self.events, self.read, self.public = events, 0, []
+
+    def __call__(self, g: Game, rng: random.Random) -> tuple[int, dict]:
+        for event in self.events[self.read:]:
+            self.public += [f for f in event["facts"] if "to" not in f]
+        self.read = len(self.events)
+        seat = rng.choice(g.pending.seats)
+        view = seat_view(g, seat)
+        view["log"] = self.public  # everything said in public so far: a player remembers it
+        return seat, sensible_choice(view, rng)
+
+
+# simulate --bots NAME: how each plays, and the words the results print about them
+BOTS = {"sensible": (Sensible, "sensible (status-aware: the Uninfected help, the Infected "
+                               "sabotage quietly)"),
+        "helpful": (helpful_choice, "helpful (every seat mostly helps, whatever its status)"),
+        "random": (bot_choice, "random (uniform among the legal options)")}
+
+
 def play_game(setup: Setup, seed: int,
               after_each: Callable[[Game, dict], None] | None = None,
               choose=bot_choice) -> Played:
     """One whole game between bots. The bots' choices and the dice share one seeded rng,
-    so a seed names a game exactly."""
+    so a seed names a game exactly. `choose(g, rng)` gives the next (seat, command); a class
+    (Sensible) is first made for the game from its event list."""
     rng = random.Random(seed)
     events = start(setup, rng)
     g = apply_event(None, events[0])
     played = Played(g, events)
+    if isinstance(choose, type):
+        choose = choose(events)
     while g.outcome is None:
         if played.commands >= MAX_COMMANDS:
             raise RuntimeError(f"game with seed {seed} did not end in {MAX_COMMANDS} commands")
@@ -79,16 +111,18 @@ def play_game(setup: Setup, seed: int,
     return played
 
 
-def simulate(games: int, players: int, seed: int, variants: tuple = ()) -> dict:
+def simulate(games: int, players: int, seed: int, variants: tuple = (),
+             bots: str = "sensible") -> dict:
     names = tuple(f"Player {i + 1}" for i in range(players))
+    choose = BOTS[bots][0]
     wins, conditions, turns = Counter(), Counter(), 0
     began = time.perf_counter()
     for k in range(games):
-        g = play_game(Setup(names, variants=tuple(variants)), seed + k).game
+        g = play_game(Setup(names, variants=tuple(variants)), seed + k, choose=choose).game
         wins[g.outcome.winner] += 1
         conditions[g.outcome.condition] += 1
         turns += g.turn
     elapsed = time.perf_counter() - began
-    return {"games": games, "players": players, "wins": dict(wins),
+    return {"games": games, "players": players, "bots": bots, "wins": dict(wins),
             "conditions": dict(conditions), "mean_turns": turns / games if games else 0,
             "games_per_second": games / elapsed if elapsed else float("inf")}

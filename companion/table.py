@@ -16,6 +16,7 @@ from typing import Callable
 from .darkmoon import (Game, Position, Setup, public_view, seat_view, start, start_from,
                        visible_facts, waiting_for)
 from .darkmoon.api import apply_event, step
+from .fair import Fair
 from .store import EventStore
 
 PUBLIC = "public"
@@ -29,10 +30,12 @@ Subscriber = Callable[[object, dict], None]
 
 
 class Table:
-    def __init__(self, store: EventStore, game_id: int, events: list[dict], seed: int | None):
+    def __init__(self, store: EventStore, game_id: int, events: list[dict], seed: int | None,
+                 fair: Fair | None = None):
         self.store = store
         self.game_id = game_id
         self.seed = seed
+        self.fair = fair  # None: a seeded game (or one stored before fair dealing): unverifiable
         self.facts: list[dict] = []  # append-only; a state's facts are facts[:its count]
         self._subscribers: list[tuple[object, Subscriber]] = []
         g = None
@@ -48,11 +51,16 @@ class Table:
     # --- opening a game ---
 
     @classmethod
-    def new(cls, store: EventStore, setup: Setup | dict, seed: int | None = None) -> "Table":
+    def new(cls, store: EventStore, setup: Setup | dict, seed: int | None = None,
+            fair: Fair | None = None) -> "Table":
         """Deal a new game. With a seed every roll and draw is reproducible (tests,
-        simulations); without one the dice come from the operating system's randomness."""
+        simulations) and nothing is verifiable; without one every outcome comes from `fair`
+        (the room's committed secret and the seats' contributions; by default a secret and
+        contributions the Pi draws now), so the players can check it after the game."""
         setup = setup if isinstance(setup, Setup) else Setup.from_json(setup)
-        return cls._stored(store, {"setup": setup.to_json()}, start(setup, _rng(seed, 0)), seed)
+        fair = _fair(seed, fair, len(setup.names))
+        return cls._stored(store, {"setup": setup.to_json()}, start(setup, _rng(seed, fair, 0)),
+                           seed, fair)
 
     @classmethod
     def from_position(cls, store: EventStore, position: Position | dict,
@@ -60,16 +68,20 @@ class Table:
         """Begin a game at a described position (tools, tutorials and tests only: a real
         table is dealt). Stored like any game: resume and replay need nothing more."""
         position = position if isinstance(position, Position) else Position.from_json(position)
+        fair = _fair(seed, None, len(position.seats))
         return cls._stored(store, {"position": position.to_json()},
-                           start_from(position, _rng(seed, 0)), seed)
+                           start_from(position, _rng(seed, fair, 0)), seed, fair)
 
     @classmethod
     def _stored(cls, store: EventStore, meta: dict, events: list[dict],
-                seed: int | None) -> "Table":
-        """A game's first events, stored as a new game of these rules."""
+                seed: int | None, fair: Fair | None) -> "Table":
+        """A game's first events, stored as a new game of these rules. The fair secret is
+        stored with them: a game resumed after a power cut goes on with the same stream."""
+        if fair is not None:
+            meta = {**meta, "fair": fair.to_json()}
         game_id = store.new_game({**meta, "seed": seed, "rules_version": RULES_VERSION})
         store.append(game_id, 1, events)
-        return cls(store, game_id, events, seed)
+        return cls(store, game_id, events, seed, fair)
 
     @classmethod
     def resume(cls, store: EventStore, game_id: int | None = None) -> "Table | None":
@@ -79,7 +91,8 @@ class Table:
             return None
         meta = store.meta(game_id)
         events = [e for records in store.load(game_id) for e in records]
-        return cls(store, game_id, events, meta.get("seed"))
+        fair = Fair.from_json(meta["fair"]) if meta.get("fair") else None
+        return cls(store, game_id, events, meta.get("seed"), fair)
 
     # --- the one way in ---
 
@@ -87,7 +100,7 @@ class Table:
         """Decide, append durably, publish the new state, then notify. Raises a RulesError
         (and changes nothing) for anything the rules refuse."""
         g = self.state
-        events, state = step(g, actor, command, _rng(self.seed, g.state_id + 1))
+        events, state = step(g, actor, command, _rng(self.seed, self.fair, g.state_id + 1))
         self.store.append(self.game_id, g.state_id + 2, events)
         for event in events:  # beyond the published count: no reader looks at them yet
             self._remember(event)
@@ -163,9 +176,18 @@ def _log(g: Game, facts: list[dict], seat: int | None) -> list[dict]:
     return shown
 
 
-def _rng(seed: int | None, state_id: int) -> random.Random:
-    # One generator per command, derived from the seed and the state id, so a resumed seeded
-    # game rolls exactly what it would have rolled without the restart.
+def _fair(seed: int | None, fair: Fair | None, players: int) -> Fair | None:
+    if seed is not None:
+        return None  # a seeded game deals what its seed gives, as it always has
+    return fair if fair is not None else Fair.draw(players)
+
+
+def _rng(seed: int | None, fair: Fair | None, position: int):
+    # One generator per event, derived from the seed or the fair secret and the event's
+    # position in the log (its state id), so a resumed game rolls exactly what it would have
+    # rolled without the restart. A game stored before fair dealing goes on as it was dealt.
+    if fair is not None:
+        return fair.stream(position)
     if seed is None:
         return random.SystemRandom()
-    return random.Random(f"{seed}:{state_id}")
+    return random.Random(f"{seed}:{position}")

@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import select
 import signal
 import sys
+import threading
 import time
 
 from textual import events
@@ -46,7 +48,6 @@ class KioskApp(App):
         Binding("f3", "toggle_join", show=False),
         Binding("f4", "button_test", show=False),
         Binding("f5", "new_host_code", show=False),
-        Binding("pagedown,pageup", "next_codes", show=False),
         Binding("escape", "dismiss_notice", show=False),
     ]
 
@@ -86,8 +87,10 @@ class KioskApp(App):
         self.theme = "ansi-dark"  # 16 colours: the Linux console shows nothing else
         loop = asyncio.get_running_loop()
         self.room.attach(loop)
-        try:  # Textual ignores SIGTERM; systemd stops the kiosk with it
-            loop.add_signal_handler(signal.SIGTERM, self.exit)
+        try:  # Textual ignores SIGTERM; systemd stops the kiosk with it. A plain handler,
+            # not the loop's: it runs even while the loop is stuck on a terminal nobody reads.
+            self._loop = loop
+            self._sigterm_before = signal.signal(signal.SIGTERM, self._terminated)
             self._sigterm = True
         except (NotImplementedError, RuntimeError, ValueError):
             pass  # not the main thread: whoever runs us handles signals
@@ -112,12 +115,27 @@ class KioskApp(App):
         gc.collect()
         gc.freeze()
 
+    STOP_GRACE = 5.0  # seconds a SIGTERM'd kiosk has to exit cleanly (systemd allows 15)
+
+    def _terminated(self, _signum=None, _frame=None) -> None:
+        """SIGTERM: exit cleanly; and if the exit cannot finish, end the process anyway.
+        Textual's exit waits for its last writes to the terminal, which block for ever once
+        nobody reads the terminal (a test runner interrupted, a stalled console): the kiosk
+        would hold its port and ignore SIGTERM. Everything acknowledged is already on disk."""
+        log.info("SIGTERM: the kiosk stops")
+        if not self.is_headless:  # a terminal to block on; headless (tests) never blocks,
+            # and a process that goes on after the kiosk (a test run) must not be ended
+            watchdog = threading.Timer(self.STOP_GRACE, os._exit, (0,))
+            watchdog.daemon = True
+            watchdog.start()
+        self._loop.call_soon_threadsafe(self.exit)
+
     async def on_unmount(self) -> None:
         for unlisten in self._unlisten:
             unlisten()
         self.buttons.close()
         if self._sigterm:
-            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+            signal.signal(signal.SIGTERM, self._sigterm_before or signal.SIG_DFL)
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -276,10 +294,6 @@ class KioskApp(App):
 
     def action_toggle_join(self) -> None:
         self.show_join = not self.show_join
-        self.sync()
-
-    def action_next_codes(self) -> None:
-        self.query_one(JoinView).page += 1
         self.sync()
 
     # --- no way out in kiosk mode ---

@@ -4,108 +4,128 @@ is drawn from the public view; a seat's dice are never in it until the game is o
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
-from .pane import Pane, heading
-from .panels import live_panel
-from .words import name_of, say, seat_label, sentences
+from .fair import fair_play
+from .gauges import SUSPICION_VOTE, TRACK_LENGTH, Gauges
+from .pane import Pane, flow, heading, listed, paragraphs, reflow
+from .panels import VOTE_DECISIONS, live_panel
+from .words import counted, dice, name_of, say, seat_label, sentences
 
-TRACK_LENGTH = 6  # six tokens of any kind end the game
-SUSPICION_VOTE = 4
 FAILURE_KEYS = {"-1": "minus_1", "any+": "any_plus", "-2": "minus_2", "any-": "any_minus",
                 "breached": "breached"}
+WIDE = 160  # columns from which the board draws the big figures and wider panes
+NARROW = {"tracks": 34, "seats": 34, "live": 40, "mirror": 40, "log": 34}  # before layout
 
 
-def _row(text: Text, label: str, value: str = "", style: str = "") -> None:
-    text.append(f"\n{label} ", "bold")
-    text.append(value, style)
+def _row(t: Text, label: str, units: list[tuple[str, str]], width: int) -> None:
+    """A labelled line, its items broken between items only."""
+    t.append(f"\n{label}", "bold")
+    flow(t, units, width, sep=" ", lead=" ")
 
 
-def _dots(text: Text, have: int, need: int, style: str) -> None:
-    text.append("●" * have, style)
-    text.append("○" * max(need - have, 0), "bright_black")
-    text.append(f" {have}/{need}")
+def _words(name: str) -> list[tuple[str, str]]:
+    """A long name broken between its words only when it must ("Protect Self-Destruct
+    Codes" in Spanish is wider than the Board pane)."""
+    return [(word, "") for word in name.split(" ")]
 
 
-def tracks(view: dict, lang: str) -> Text:
-    t = Text(no_wrap=False)
+def _dots(t: Text, have: int, need: int, style: str) -> None:
+    t.append("●" * have, style)
+    t.append("○" * max(need - have, 0), "bright_black")
+    t.append(f" {have}/{need}")
+
+
+def _track(t: Text, title: str, have: int, style: str, first: bool = False) -> None:
+    """A track on one line: its name, a dot per space (● a token, ○ free) and the count."""
+    if not first:
+        t.append("\n")
+    heading(t, title)
+    t.append(" ")
+    _dots(t, have, TRACK_LENGTH, style)
+
+
+def tracks(view: dict, lang: str, width: int = NARROW["tracks"]) -> Text:
+    t = Text()
     shield = view["shield"]
-    heading(t, say(lang, "board.shield"))
-    t.append("\n")
-    _dots(t, shield["tokens"], TRACK_LENGTH, "bold red")
+    _track(t, say(lang, "board.shield"), shield["tokens"], "bold red", first=True)
     condition = shield["failure_condition"]
-    t.append("\n" + (say(lang, "board.no_shield_test") if condition is None else
-                     say(lang, "board.fails_on",
-                         condition=say(lang, f"failure.{FAILURE_KEYS[condition]}"))),
-             "yellow" if condition else "")
+    flow(t, [(w, "yellow" if condition else "") for w in (
+        say(lang, "board.no_shield_test") if condition is None else
+        say(lang, "board.fails_on",
+            condition=say(lang, f"failure.{FAILURE_KEYS[condition]}"))).split(" ")],
+         width, sep=" ", lead="\n")
 
     outpost = view["outpost"]
-    t.append("\n")
-    heading(t, say(lang, "board.outpost"))
-    t.append(f" {len(outpost['tokens'])}/{TRACK_LENGTH}")
-    t.append("\n" + (", ".join(name_of(lang, "token", k) for k in outpost["tokens"]) or "—"))
+    _track(t, say(lang, "board.outpost"), len(outpost["tokens"]), "bold yellow")
+    flow(t, listed([name_of(lang, "token", k) for k in outpost["tokens"]] or ["—"]), width,
+         sep=" ", lead="\n")
     if outpost["blocked_actions"]:
-        _row(t, say(lang, "board.blocked"),
-             ", ".join(name_of(lang, "action", a) for a in outpost["blocked_actions"]),
-             "red")
+        _row(t, say(lang, "board.blocked"), listed(
+            [name_of(lang, "action", a) for a in outpost["blocked_actions"]], "red"), width)
 
     fatigue = view["fatigue"]
-    t.append("\n")
-    heading(t, say(lang, "board.fatigue"))
-    t.append(f" {len(fatigue['tokens'])}/{TRACK_LENGTH}")
-    t.append("\n" + (", ".join(name_of(lang, "character", c) for c in fatigue["tokens"])
-                     or "—"))
+    _track(t, say(lang, "board.fatigue"), len(fatigue["tokens"]), "bold cyan")
+    flow(t, listed([name_of(lang, "character", c) for c in fatigue["tokens"]] or ["—"]),
+         width, sep=" ", lead="\n")
     if fatigue["fatigued_seats"]:
-        _row(t, say(lang, "board.fatigued"),
-             ", ".join(seat_label(view, s) for s in fatigue["fatigued_seats"]), "yellow")
+        _row(t, say(lang, "board.fatigued"), listed(
+            [seat_label(view, s) for s in fatigue["fatigued_seats"]], "yellow"), width)
 
     _row(t, say(lang, "board.sabotage"),
-         name_of(lang, "area", view["sabotage"]) if view["sabotage"] else "—",
-         "bold red" if view["sabotage"] else "")
+         [(name_of(lang, "area", view["sabotage"]), "bold red")] if view["sabotage"]
+         else [("—", "")], width)
     t.append("\n")
     heading(t, say(lang, "board.suspicion"))
     t.append(" ")
     for space in range(1, SUSPICION_VOTE + 1):
         label = say(lang, "board.vote_space") if space == SUSPICION_VOTE else str(space)
         t.append(f" {label} ", "reverse bold" if space == view["suspicion"] else "")
-    _row(t, say(lang, "board.commander"), seat_label(view, view["commander"]), "bold blue")
-    _events(t, view, lang)
+    _row(t, say(lang, "board.commander"),
+         [(seat_label(view, view["commander"]), "bold blue")], width)
+    _events(t, view, lang, width)
     pool = view["pool"]
-    _row(t, say(lang, "board.pool"),
-         say(lang, "board.pool_counts", strong=pool["strong"], weak=pool["weak"],
-             commander=pool["commander"]))
+    _row(t, say(lang, "board.pool"), listed(
+        [dice(lang, colour, pool[colour]) for colour in ("strong", "weak", "commander")]),
+         width)
     lost = {colour: n for colour, n in view.get("lost", {}).items() if n}
     if lost:  # the host said a die fell under the table: the pool is short by that much
-        _row(t, say(lang, "board.lost"), ", ".join(
-            f"{n} {say(lang, 'die.' + colour)}" for colour, n in lost.items()), "yellow")
-    _row(t, say(lang, "board.task_deck"),
-         say(lang, "board.deck_counts", deck=view["task_deck_size"],
-             discard=view["task_discard_size"]))
+        _row(t, say(lang, "board.lost"), listed(
+            [dice(lang, colour, n) for colour, n in lost.items()], "yellow"), width)
+    _row(t, say(lang, "board.task_deck"), listed(
+        [counted(lang, "board.cards", view["task_deck_size"]),
+         counted(lang, "board.discarded", view["task_discard_size"])]), width)
     return t
 
 
-def _events(t: Text, view: dict, lang: str) -> None:
+def _events(t: Text, view: dict, lang: str, width: int) -> None:
+    event = view["event"]
     t.append("\n")
     heading(t, say(lang, "board.event"))
-    event = view["event"]
     if event:
-        t.append(f" {name_of(lang, 'card', event['card'])}\n")
+        t.append(" ")
         _dots(t, event["cubes"], event["needed"], "bold green")
+        flow(t, _words(name_of(lang, "card", event["card"])), width, sep=" ", lead="\n")
     else:
         t.append(" —")
     if view["completed_events"]:
-        _row(t, say(lang, "board.completed"),
-             ", ".join(name_of(lang, "card", c) for c in view["completed_events"]), "green")
+        _row(t, say(lang, "board.completed"), listed(
+            [name_of(lang, "card", c) for c in view["completed_events"]], "green"), width)
     final = view["final_event"]
     t.append("\n")
     heading(t, say(lang, "board.final_event"))
-    t.append(f" {name_of(lang, 'card', final['card'])}"
-             + (f" ({say(lang, 'board.final_active')})" if final["active"] else "") + "\n")
+    t.append(" ")
     _dots(t, final["cubes"], final["needed"], "bold magenta")
+    flow(t, _words(name_of(lang, "card", final["card"])) +
+         ([(f"({say(lang, 'board.final_active')})", "bold magenta")] if final["active"]
+          else []), width, sep=" ", lead="\n")
 
 
-def seats(view: dict, lang: str) -> Text:
+def seats(view: dict, lang: str, width: int = NARROW["seats"]) -> Text:
+    """Two lines a seat: the name and character, then what the table must know of it. The
+    ▶ marks the player whose turn it is (before the first turn, the one who plays first)."""
     t = Text()
     waiting = view["waiting"] or {"seats": [], "decision": None}
     for s in view["seats"]:
@@ -115,22 +135,22 @@ def seats(view: dict, lang: str) -> Text:
         t.append("▶ " if s["active"] else "  ", "bold yellow")
         t.append(f"{seat_label(view, i):<12.12}", "bold reverse" if s["active"] else "bold")
         t.append(f" {name_of(lang, 'character', s['character'])}")
-        t.append("\n    ")
+        marks = []
         if s["commander"]:
-            t.append(f"{say(lang, 'board.commander_mark')} ", "bold blue")
-        t.append(say(lang, "board.die_limit", limit=s["die_limit"]))
-        if s["die_tokens"]:
-            t.append(f" ({s['die_tokens']:+d})")
+            marks.append((say(lang, "board.commander_mark"), "bold blue"))
+        limit = say(lang, "board.die_limit", limit=s["die_limit"])
+        marks.append((limit + (f" ({s['die_tokens']:+d})" if s["die_tokens"] else ""), ""))
         if s["quarantined"]:
-            t.append(f" {say(lang, 'board.quarantined')}", "bold red")
+            marks.append((say(lang, "board.quarantined"), "bold red"))
         if s["fatigued"]:
-            t.append(f" {say(lang, 'board.fatigued_mark')}", "yellow")
+            marks.append((say(lang, "board.fatigued_mark"), "yellow"))
         if s["revealed"] and s.get("status"):
-            t.append(f" {name_of(lang, 'status', s['status'])}", "bold magenta")
+            marks.append((name_of(lang, "status", s["status"]), "bold magenta"))
         if i in waiting["seats"]:
             chosen = i in waiting.get("chosen", ())
-            t.append(f" {say(lang, 'board.chosen' if chosen else 'board.deciding')}",
-                     "green" if chosen else "bold yellow")
+            marks.append((say(lang, "board.chosen" if chosen else "board.deciding"),
+                          "green" if chosen else "bold yellow"))
+        flow(t, marks, width, sep=" ", indent=4, lead="\n    ")
     return t
 
 
@@ -169,33 +189,65 @@ def banner(view: dict, lang: str, sentences: dict) -> Text:
                     decision=name_of(lang, "decision", waiting["decision"])), "bold")
 
 
-def lines(items: list, empty: str) -> Text:
-    return Text("\n".join(str(x) for x in items) if items else empty)
-
-
 class BoardView(Vertical):
+    """At 120x36 three columns: the board; the players over the log; what is being played
+    over what to move on the board. Those two grow to fit what they say, the log takes what
+    is left. From WIDE columns on, the big figures join and every pane widens."""
+
     def compose(self) -> ComposeResult:
         yield Pane(id="banner")
+        yield Gauges(id="gauges")
         with Horizontal(id="board-body"):
             yield Pane(id="tracks")
-            yield Pane(id="seats")
+            with Vertical(id="board-middle"):
+                yield Pane(id="seats")
+                yield Pane(id="log")
             with Vertical(id="board-right"):
                 yield Pane(id="live")
                 yield Pane(id="mirror")
-                yield Pane(id="log")
+
+    _shown: tuple[dict, str] | None = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= WIDE, "wide")
+        if self._shown is not None:  # lines are laid out for the panes' widths: again
+            self.call_after_refresh(self.show, *self._shown)
+
+    def width(self, pane: str) -> int:
+        """The columns of a pane's text, once laid out; before that, the Pi screen's."""
+        return self.query_one(f"#{pane}").content_size.width or NARROW[pane]
+
+    def crowded(self, view: dict, live: Text, moves: Text) -> bool:
+        """True when the moves to make need the live panel's rows too, and it holds no
+        malfunction being played nor a vote (only one already over, or a complication: the
+        log says them as well): an event completed can ask for a dozen moves, and each must
+        be on the screen."""
+        task = view["task"]
+        if (task is not None and task["kind"] == "malfunction" and task["success"] is None) \
+                or (view["waiting"] or {}).get("decision") in VOTE_DECISIONS:
+            return False
+        room = self.query_one("#board-right").size.height
+        rows = lambda text, pane: len(text.wrap(self.app.console, self.width(pane))) + 2  # noqa: E731
+        return bool(room) and rows(live, "live") + rows(moves, "mirror") > room
 
     def show(self, kiosk: dict, lang: str) -> None:
+        self._shown = (kiosk, lang)
         view = kiosk["game"]
         said = sentences(view, lang)
-        q = self.query_one
+        q, w = self.query_one, self.width
         q("#banner", Pane).show(banner(view, lang, said) + play_notice(kiosk, lang))
-        q("#tracks", Pane).show(tracks(view, lang), say(lang, "board.tracks_title"))
-        q("#seats", Pane).show(seats(view, lang) + free_seats(kiosk, lang),
+        if self.has_class("wide"):
+            q(Gauges).show(view, lang)
+        q("#tracks", Pane).show(tracks(view, lang, w("tracks")), say(lang, "board.tracks_title"))
+        q("#seats", Pane).show(seats(view, lang, w("seats")) + free_seats(kiosk, lang)
+                               + reflow(fair_play(kiosk, lang), w("seats")),
                                say(lang, "board.seats_title"))
-        title, body = live_panel(view, lang)
-        q("#live", Pane).show(body, title)
-        q("#mirror", Pane).show(lines([f"• {m}" for m in said.get("mirror", [])],
-                                      say(lang, "board.nothing_to_mirror")),
-                                say(lang, "board.mirror_title"))
-        q("#log", Pane).show(lines(list(reversed(said.get("log", []))), "—"),
+        title, body = live_panel(view, lang, w("live"))
+        moves = paragraphs([f"• {m}" for m in said.get("mirror", [])], w("mirror"),
+                           say(lang, "board.nothing_to_mirror"))
+        live = q("#live", Pane)
+        live.show(body, title)
+        live.display = not self.crowded(view, body, moves)
+        q("#mirror", Pane).show(moves, say(lang, "board.mirror_title"))
+        q("#log", Pane).show(paragraphs(list(reversed(said.get("log", []))), w("log"), "—"),
                              say(lang, "board.log_title"))

@@ -1,4 +1,5 @@
-"""The start screen (the host's code) and the join screen (one code per seat still free).
+"""The start screen (the host's code) and the join screen (one code per seat still free, or
+one code for the whole table where the seats' own codes do not all fit: companion/joining.py).
 
 Both follow the network (KioskApp's address watcher sets `app.offline` and `app.hotspot`):
 with no network yet they say so instead of drawing codes no phone could use, and when the Pi
@@ -11,7 +12,9 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 
 from companion.hotspot import FAILED, ON, State, wifi_join_string
+from companion.joining import table_url
 
+from .fair import fair_join
 from .pane import Pane
 from .qr import QrCode, size
 from .words import say
@@ -58,9 +61,10 @@ def offline_text(state: State | None, lang: str) -> Text:
 
 
 class CodeRow(Horizontal):
-    """Codes side by side, as wide as they are, centred by the screen."""
+    """Codes side by side, as wide as they are, centred on the screen (a Vertical centres
+    its children only as one block, and the titles above them are as wide as the screen)."""
 
-    DEFAULT_CSS = "CodeRow { width: auto; height: auto; }"
+    DEFAULT_CSS = "CodeRow { width: 100%; height: auto; align-horizontal: center; }"
 
 
 class WifiCode(Vertical):
@@ -135,12 +139,32 @@ class SeatCode(Vertical):
         self.query_one(QrCode).show(url)
 
 
-class JoinView(Vertical):
-    DEFAULT_CSS = "#join-network { height: auto; width: 100%; text-align: center; }"
+class TableCode(Horizontal):
+    """One code for the whole table, and beside it the seats in seat order: the phone that
+    opens it lists the same seats and its player taps their own."""
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.page = 0
+    DEFAULT_CSS = """
+    TableCode { width: auto; height: auto; }
+    TableCode > .table-seats { width: auto; height: auto; padding: 0 0 0 3; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield QrCode()
+        yield Pane(classes="table-seats")
+
+    def show(self, url: str, seats: list, lang: str) -> None:
+        self.query_one(QrCode).show(url)
+        self.query_one(Pane).show(seat_column(seats, lang))
+
+
+class JoinView(Vertical):
+    """Each seat's own code when every seat's code fits the screen at once (up to 3 at
+    120x36, 12 at 240x67); one table code with the seats listed beside it when they do not,
+    so no seat ever waits for another page of codes."""
+
+    DEFAULT_CSS = """
+    #join-network { height: auto; width: 100%; text-align: center; }
+    """
 
     def compose(self) -> ComposeResult:
         yield Pane(id="join-title")
@@ -149,6 +173,7 @@ class JoinView(Vertical):
             with Grid(id="codes"):
                 for _ in range(MAX_SEATS):
                     yield SeatCode(classes="seat-code")
+            yield TableCode(id="table-code")
         yield Pane(id="join-network")
         yield Pane(id="join-seats")
         yield Pane(id="join-notices")
@@ -178,66 +203,87 @@ class JoinView(Vertical):
         offline, spot = network_of(self.app)
         seats = kiosk["seats"]
         tokens = kiosk["seat_tokens"]
-        free = [s for s in seats if tokens[s["seat"]]]
-        free.sort(key=lambda s: s["bot"])  # people first; a bot's seat can still be taken
+        free = [s for s in seats if tokens[s["seat"]]]  # in seat order, as the buttons are
         beside = self.query_one(WifiCode).show(None if offline else spot, lang)
-        self.query_one("#codes", Grid).display = not offline
-        shown = [] if offline else self._show_codes(free, tokens, lang, base_url, beside)
+        # Chosen for every seat of a game being joined, not for the seats still free: the
+        # screen must not switch ways while a phone is scanning.
+        needing = seats if kiosk["phase"] == "join" else free
+        # every seat token has 22 characters: any one gives the size of all their codes
+        columns, rows = self.capacity(seat_url(base_url, "x" * 22), beside, 1 if beside else 0)
+        per_seat = not offline and len(needing) <= columns * rows
+        table = not offline and bool(free) and not per_seat and bool(kiosk.get("table_token"))
+        self.query_one("#codes", Grid).display = per_seat and bool(free)
+        self.query_one(TableCode).display = table
+        self.query_one("#join-seats", Pane).display = not table  # the table code lists them
+        if per_seat:
+            self._show_codes(free, tokens, lang, base_url, columns)
+        if table:
+            self.query_one(TableCode).show(table_url(base_url, kiosk["table_token"]), seats,
+                                           lang)
         if offline:
             title = say(lang, "net.offline")
             network = offline_text(spot, lang)
         else:
             everyone = kiosk["seats"] and all(s["claimed"] or s["bot"] for s in kiosk["seats"])
             title = say(lang, "join.title_play" if kiosk["phase"] != "join"
-                        else "join.everyone" if everyone else "join.title")
+                        else "join.everyone" if everyone
+                        else "join.title_table" if table else "join.title")
             if beside:
                 title = say(lang, "net.wifi_first") + "  " + title
             network = Text.styled(say(lang, "net.address", url=base_url), "bright_black")
             if spot is not None and spot.status != ON:
                 network.append("\n")
                 network.append_text(hotspot_line(spot, lang))
-        if len(free) > len(shown) and not offline:
-            title += "  " + say(lang, "join.more", shown=len(shown), free=len(free))
         self.query_one("#join-title", Pane).show(Text.styled(title, "bold"))
-        self.query_one("#join-network", Pane).show(network)
+        self.query_one("#join-network", Pane).show(network + fair_join(kiosk, lang))
         self.query_one("#join-seats", Pane).show(seat_list(seats, lang))
         self.query_one("#join-notices", Pane).show(notices(kiosk, lang))
 
     def _show_codes(self, free: list, tokens: list, lang: str, base_url: str,
-                    beside: int) -> list:
-        """One card per free seat on this page; returns the seats shown."""
+                    columns: int) -> None:
+        """One card per free seat, in seat order."""
         cards = list(self.query(SeatCode))
-        shown: list = []
         if free:
-            first = seat_url(base_url, tokens[free[0]["seat"]])
-            columns, rows = self.capacity(first, beside, 1 if beside else 0)
-            per_page = columns * rows
-            pages = (len(free) + per_page - 1) // per_page
-            self.page %= pages
-            shown = free[self.page * per_page:(self.page + 1) * per_page]
-            self._size_grid(first, min(columns, len(shown)),
-                            (len(shown) + columns - 1) // columns)
-        for card, seat in zip(cards, shown + [None] * (len(cards) - len(shown))):
+            self._size_grid(seat_url(base_url, tokens[free[0]["seat"]]),
+                            min(columns, len(free)), (len(free) + columns - 1) // columns)
+        for card, seat in zip(cards, free + [None] * (len(cards) - len(free))):
             card.display = seat is not None
             if seat is not None:
-                label = Text.styled(f"{say(lang, 'join.seat', n=seat['seat'] + 1)} {seat['name']}",
-                                    "bold")
-                if seat["bot"]:
-                    label.append(f" ({say(lang, 'join.bot')})", "bright_black")
-                card.show(label, seat_url(base_url, tokens[seat["seat"]]))
-        return shown
+                card.show(seat_label(seat, lang), seat_url(base_url, tokens[seat["seat"]]))
+
+
+def seat_label(seat: dict, lang: str) -> Text:
+    label = Text.styled(f"{say(lang, 'join.seat', n=seat['seat'] + 1)} {seat['name']}", "bold")
+    if seat["bot"]:
+        label.append(f" ({say(lang, 'join.bot')})", "bright_black")
+    return label
+
+
+def seat_state(seat: dict, lang: str) -> Text:
+    if seat["claimed"]:
+        return Text.styled(f"√ {say(lang, 'join.joined')}", "green")
+    if seat["bot"]:
+        return Text.styled(say(lang, "join.bot"), "bright_black")
+    return Text.styled(say(lang, "join.waiting"), "yellow")
+
+
+def seat_column(seats: list, lang: str) -> Text:
+    """The seats beside the table code, one a line with a line between: the number a
+    player taps on their phone is the number of their buttons."""
+    t = Text()
+    for s in seats:
+        t.append(f"{say(lang, 'join.seat', n=s['seat'] + 1)}  {s['name']:<12.12}  ", "bold")
+        t.append_text(seat_state(s, lang))
+        t.append("\n\n")
+    t.append(say(lang, "join.tap_your_seat"), "bright_black")
+    return t
 
 
 def seat_list(seats: list, lang: str) -> Text:
     t = Text()
     for s in seats:
         t.append(f"{s['seat'] + 1} {s['name']:<12.12} ", "bold")
-        if s["claimed"]:
-            t.append(f"√ {say(lang, 'join.joined')}", "green")
-        elif s["bot"]:
-            t.append(say(lang, "join.bot"), "bright_black")
-        else:
-            t.append(say(lang, "join.waiting"), "yellow")
+        t.append_text(seat_state(s, lang))
         t.append("   " if s["seat"] % 3 != 2 else "\n")
     return t
 

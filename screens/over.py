@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 
-from .pane import Pane, heading
+from .fair import fair_over
+from .pane import Pane, flow, heading, listed
 from .panels import face_text
-from .words import name_of, say, seat_label
+from .words import dice, name_of, say, seat_label, text
+
+DICE = ("strong", "weak", "commander")
+NARROW = {"over-seats": 36, "over-rolls": 34, "over-cards": 34}  # columns before layout
 
 
 def result(view: dict, lang: str) -> Text:
@@ -18,61 +22,97 @@ def result(view: dict, lang: str) -> Text:
                 "bold reverse " + ("red" if outcome["winner"] == "infected" else "green"))
 
 
-def statuses(view: dict, lang: str) -> Text:
+def statuses(view: dict, lang: str, width: int = NARROW["over-seats"]) -> Text:
+    """Each seat's status and the dice it held, in words ("holds 2 strong dice, 1 weak
+    die"), now that the game is over and nothing is secret."""
     t = Text()
     for s in view["seats"]:
         infected = (s.get("status") or "uninfected") != "uninfected"
         t.append(f"{seat_label(view, s['seat']):<14.14}", "bold")
-        t.append(f" {name_of(lang, 'character', s['character'])}\n    ")
-        t.append(name_of(lang, "status", s.get("status")), "bold red" if infected else "green")
-        dice = s.get("dice") or {}
-        t.append(" · " + say(lang, "over.dice_held", strong=dice.get("strong", 0),
-                             weak=dice.get("weak", 0), commander=dice.get("commander", 0))
-                 + "\n")
+        t.append(f" {name_of(lang, 'character', s['character'])}")
+        held = s.get("dice") or {}
+        words = [dice(lang, c, held[c]) for c in DICE if held.get(c)]
+        holds = say(lang, "over.dice_held",
+                    dice="\0".join(words) or text(lang, "game.dice.none"))
+        held_units = listed(holds.split("\0"))  # "holds 2 strong dice," "1 weak die"
+        held_units[0] = ("· " + held_units[0][0], "")
+        flow(t, [(name_of(lang, "status", s.get("status")), "bold red" if infected
+                  else "green")] + held_units, width, sep=" ", indent=4, lead="\n    ")
+        t.append("\n")
     return t
 
 
-def rolls(view: dict, lang: str) -> Text:
+def rolls(view: dict, lang: str, width: int = NARROW["over-rolls"]) -> Text:
     t = Text()
     for f in view.get("log", []):
         if f["k"] in ("rolled", "submitted"):
-            t.append(f"{seat_label(view, f['seat'])}: ", "bold")
-            t.append(say(lang, f"over.{f['k']}",
-                         dice=" ".join(face_text(lang, d) for d in f["dice"])) + "\n",
-                     "" if f["k"] == "submitted" else "cyan")
+            before, after = say(lang, f"over.{f['k']}", dice="\0").split("\0")
+            style = "" if f["k"] == "submitted" else "cyan"
+            flow(t, [(f"{seat_label(view, f['seat'])}:", "bold"), (before.strip(), style)] +
+                 [(face_text(lang, d), style) for d in f["dice"]] +
+                 ([(after.strip(), style)] if after.strip() else []), width, sep=" ",
+                 lead="\n" if t else "")
     return t or Text("—")
 
 
-def cards(view: dict, lang: str) -> Text:
+def cards(view: dict, lang: str, width: int = NARROW["over-cards"]) -> Text:
     t = Text()
     for f in view.get("log", []):
         if f["k"] == "task_discarded":
-            t.append(say(lang, "over.task_discarded", seat=seat_label(view, f["seat"]),
-                         cards=", ".join(name_of(lang, "card", c) for c in f["cards"])) + "\n")
+            said = say(lang, "over.task_discarded", seat=seat_label(view, f["seat"]),
+                       cards=", ".join(name_of(lang, "card", c) for c in f["cards"]))
         elif f["k"] in ("event_bottom", "event_discarded"):
-            t.append(say(lang, f"over.{f['k']}", seat=seat_label(view, f["seat"]),
-                         card=name_of(lang, "card", f["card"])) + "\n")
+            said = say(lang, f"over.{f['k']}", seat=seat_label(view, f["seat"]),
+                       card=name_of(lang, "card", f["card"]))
+        else:
+            continue
+        flow(t, [(w, "") for w in said.split(" ")], width, sep=" ")
+        t.append("\n")
     after = view.get("revealed_after_game") or {}
     for key in ("task_discard", "task_deck", "event_deck"):
         t.append("\n")
         heading(t, say(lang, f"over.{key}"))
-        t.append("\n" + (", ".join(name_of(lang, "card", c) for c in after.get(key, []))
-                         or "—") + "\n")
+        flow(t, listed([name_of(lang, "card", c) for c in after.get(key, [])] or ["—"]),
+             width, sep=" ", lead="\n")
+        t.append("\n")
     return t
 
 
 class OverView(Vertical):
+    """The result, then three columns: statuses; every roll and the cards, each a list
+    that scrolls with the keys when it is longer than the screen (the rolls have focus)."""
+
     def compose(self) -> ComposeResult:
         yield Pane(id="over-result")
         with Horizontal(id="over-body"):
             yield Pane(id="over-seats")
-            yield Pane(id="over-rolls")
-            yield Pane(id="over-cards")
+            with VerticalScroll(id="over-rolls-box"):
+                yield Pane(id="over-rolls")
+            with VerticalScroll(id="over-cards-box"):
+                yield Pane(id="over-cards")
+
+    _shown: tuple[dict, str] | None = None
+
+    def on_resize(self) -> None:
+        if self._shown is not None:  # lines are laid out for the panes' widths: again
+            self.call_after_refresh(self.show, *self._shown)
+
+    def width(self, pane: str) -> int:
+        return self.query_one(f"#{pane}").content_size.width or NARROW[pane]
 
     def show(self, kiosk: dict, lang: str) -> None:
+        self._shown = (kiosk, lang)
         view = kiosk["game"]
-        q = self.query_one
-        q("#over-result", Pane).show(result(view, lang))
-        q("#over-seats", Pane).show(statuses(view, lang), say(lang, "over.seats_title"))
-        q("#over-rolls", Pane).show(rolls(view, lang), say(lang, "over.rolls_title"))
-        q("#over-cards", Pane).show(cards(view, lang), say(lang, "over.cards_title"))
+        q, w = self.query_one, self.width
+        q("#over-result", Pane).show(result(view, lang)
+                                     + fair_over(kiosk, lang, getattr(self.app, "base_url", "")))
+        q("#over-seats", Pane).show(statuses(view, lang, w("over-seats")),
+                                    say(lang, "over.seats_title"))
+        for key, drawn in (("rolls", rolls(view, lang, w("over-rolls"))),
+                           ("cards", cards(view, lang, w("over-cards")))):
+            box = q(f"#over-{key}-box", VerticalScroll)
+            box.border_title = say(lang, f"over.{key}_title")
+            box.border_subtitle = say(lang, "over.scroll")
+            q(f"#over-{key}", Pane).show(drawn)
+        if self.app.focused is None:  # the keys scroll the rolls first; Tab: the cards
+            self.call_after_refresh(q("#over-rolls-box").focus)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
@@ -52,3 +53,56 @@ def heading(text: Text, words: str) -> None:
 # A Text's own base style is parsed by Textual as CSS, where "red" is #ff0000 (and
 # "bright_white" is unknown): always colour through spans (Text.styled, append), which Rich
 # parses as the 16 ANSI colours.
+
+
+def flow(text: Text, units: list[tuple[str | Text, str]], width: int, sep: str = "  ",
+         indent: int = 2, lead: str = "") -> None:
+    """Append `units` (words, style) on the current line after `lead`, starting a new,
+    indented line only between two units: "3 Cai [OUT]" or "repair life support" is never
+    split in two, as Rich's own wrapping would do at the pane's edge. A unit wider than a
+    line still wraps."""
+    if "\n" in lead:  # a new line first: nothing to break before its first unit
+        text.append(lead)
+        lead = ""
+    line = text.plain[text.plain.rfind("\n") + 1:]
+    column, fresh = cell_len(line), not line.strip()
+    for i, (words, style) in enumerate(units):
+        gap = sep if i else lead
+        size = cell_len(words.plain if isinstance(words, Text) else words)
+        if not fresh and column + cell_len(gap) + size > width:
+            text.append(gap.rstrip() + "\n" + " " * indent)
+            column = indent
+        elif gap:
+            text.append(gap)
+            column += cell_len(gap)
+        if isinstance(words, Text):  # a unit of several styles
+            text.append_text(words)
+        else:
+            text.append(words, style)
+        column, fresh = column + size, False
+
+
+def paragraphs(items: list[str], width: int, empty: str) -> Text:
+    """One item a paragraph, its later lines indented under its first word."""
+    t = Text()
+    for i, item in enumerate(items):
+        if i:
+            t.append("\n")
+        flow(t, [(w, "") for w in item.split(" ")], width, sep=" ")
+    return t if items else Text(empty)
+
+
+def reflow(text: Text, width: int) -> Text:
+    """`text` laid out again word by word for `width` columns, styles kept: for lines drawn
+    elsewhere that share a pane with lines laid out here."""
+    out = Text()
+    for i, line in enumerate(text.split("\n", allow_blank=True)):
+        if i:
+            out.append("\n")
+        flow(out, [(word, "") for word in line.split(" ") if word.plain], width, sep=" ")
+    return out
+
+
+def listed(names: list[str], style: str = "") -> list[tuple[str, str]]:
+    """Items of a list as units for `flow`, the comma kept with the item before it."""
+    return [(n + ("," if i < len(names) - 1 else ""), style) for i, n in enumerate(names)]

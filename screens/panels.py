@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from .pane import heading
+from .pane import flow, heading
 from .words import name_of, say, seat_label, signed
 
 VOTE_DECISIONS = ("vote_target", "vote", "tie_break")
 BALLOT_STYLE = {"strong": "bold bright_white", "weak": "bold red", "abstain": "bright_black"}
 
 
-def live_panel(view: dict, lang: str) -> tuple[str, Text]:
+def live_panel(view: dict, lang: str, width: int = 40) -> tuple[str, Text]:
     waiting = view["waiting"] or {}
     log = view.get("log", [])
     last_vote = _last(log, "vote_called")
@@ -21,11 +21,11 @@ def live_panel(view: dict, lang: str) -> tuple[str, Text]:
             view["task"] is None and last_vote is not None and
             (last_task is None or last_vote > last_task)):
         return say(lang, "vote.title"), vote(view, lang, log[last_vote:] if last_vote
-                                             is not None else [])
+                                             is not None else [], width)
     if view["task"] is not None:
-        return say(lang, "task.title"), task(view, lang)
+        return say(lang, "task.title"), task(view, lang, width)
     if last_task is not None:
-        return say(lang, "task.title"), task_summary(view, lang, log[last_task:])
+        return say(lang, "task.title"), task_summary(view, lang, log[last_task:], width)
     return say(lang, "task.title"), Text.styled(say(lang, "task.none"), "bright_black")
 
 
@@ -40,22 +40,22 @@ def _first(facts: list, kind: str) -> dict | None:
     return next((f for f in facts if f["k"] == kind), None)
 
 
-def task(view: dict, lang: str) -> Text:
+def task(view: dict, lang: str, width: int = 40) -> Text:
     tv = view["task"]
     t = Text()
     heading(t, name_of(lang, "card", tv["card"]))
     if tv["kind"] != "malfunction":
         t.append(f"\n{say(lang, 'task.complication')}")
         return t
-    if tv["type"]:
-        t.append(f"  {name_of(lang, 'area', tv['type'])}")
-    if tv["suspicious"]:
-        t.append(f"  {say(lang, 'task.suspicious')}", "yellow")
+    flow(t, ([(name_of(lang, "area", tv["type"]), "")] if tv["type"] else []) +
+         ([(say(lang, "task.suspicious"), "yellow")] if tv["suspicious"] else []),
+         width, lead="  ")
     t.append("\n")
     _track(t, lang, tv["success_total"], tv["difficulty"])
     t.append(f"\n{say(lang, 'task.participation')}\n", "bold")
     deciding = (view["waiting"] or {}).get("seats", []) \
         if (view["waiting"] or {}).get("decision") == "participation" else []
+    marks = []
     for seat in tv["order"]:  # clockwise from the active player: tokens flip in turn
         choice = tv["participation"].get(str(seat))
         if choice is None:
@@ -64,19 +64,17 @@ def task(view: dict, lang: str) -> Text:
         else:
             mark, style = say(lang, f"task.{choice}"), ("bold green" if choice == "in"
                                                          else "red")
-        t.append(f"{seat_label(view, seat)} ")
-        t.append(f"[{mark}]", style)
-        t.append("  ")
+        marks.append((seat, mark, style))
+    _seat_marks(t, view, marks, width)
     if tv["submitted"]:
         t.append(f"\n{say(lang, 'task.submitted')}\n", "bold")
-        t.append("  ".join(f"{seat_label(view, seat)} {face_text(lang, face)}"
-                           for seat, face in tv["submitted"]))
+        _submitted(t, view, lang, tv["submitted"], width)
     t.append("\n")
-    _outcome(t, lang, tv["success"], tv["consequence"])
+    _outcome(t, lang, tv["success"], tv["consequence"], width)
     return t
 
 
-def task_summary(view: dict, lang: str, facts: list) -> Text:
+def task_summary(view: dict, lang: str, facts: list, width: int = 40) -> Text:
     """A finished malfunction, from the log: the card, who went in, the dice, the result."""
     begun = facts[0]
     t = Text()
@@ -89,16 +87,34 @@ def task_summary(view: dict, lang: str, facts: list) -> Text:
     went = [f for f in facts if f["k"] == "participation"]
     if went:
         t.append("\n")
-        for f in went:
-            t.append(f"{seat_label(view, f['seat'])} ")
-            t.append(f"[{say(lang, 'task.' + f['choice'])}]  ",
-                     "bold green" if f["choice"] == "in" else "red")
+        _seat_marks(t, view, [(f["seat"], say(lang, "task." + f["choice"]),
+                               "bold green" if f["choice"] == "in" else "red") for f in went],
+                    width)
     dice = [(f["seat"], d) for f in facts if f["k"] == "submitted" for d in f["dice"]]
     if dice:
-        t.append("\n" + "  ".join(f"{seat_label(view, s)} {face_text(lang, d)}" for s, d in dice))
+        t.append("\n")
+        _submitted(t, view, lang, dice, width)
     t.append("\n")
-    _outcome(t, lang, result["success"] if result else None, begun.get("consequence"))
+    _outcome(t, lang, result["success"] if result else None, begun.get("consequence"),
+             width)
     return t
+
+
+def _seat_marks(t: Text, view: dict, marks: list, width: int) -> None:
+    """ "1 Ana [IN]  2 Ben [OUT]", never broken between a seat and its mark."""
+    for i, (seat, mark, style) in enumerate(marks):
+        flow(t, [(Text.assemble(seat_label(view, seat) + " ", (f"[{mark}]", style)), "")],
+             width, lead="  " if i else "")
+
+
+def _submitted(t: Text, view: dict, lang: str, submitted: list, width: int) -> None:
+    """Each seat's submitted dice after its name, a seat's dice kept together."""
+    by_seat: dict[int, list] = {}
+    for seat, face in submitted:
+        by_seat.setdefault(seat, []).append(face_text(lang, face))
+    for i, (seat, faces) in enumerate(by_seat.items()):
+        flow(t, [(seat_label(view, seat) + ":", "bold")] + [(f, "") for f in faces], width,
+             sep=" ", lead="  " if i else "")
 
 
 def _track(t: Text, lang: str, total: int, difficulty: int) -> None:
@@ -113,17 +129,17 @@ def face_text(lang: str, face) -> str:
     return signed(face)
 
 
-def _outcome(t: Text, lang: str, success, consequence) -> None:
+def _outcome(t: Text, lang: str, success, consequence, width: int = 40) -> None:
     if success is None:
         t.append(say(lang, "task.in_progress"), "yellow")
     else:
         t.append(say(lang, "task.succeeded" if success else "task.failed"),
                  "bold reverse green" if success else "bold reverse red")
     if consequence:
-        t.append("  " + say(lang, "task.consequence", count=consequence))
+        flow(t, [(say(lang, "task.consequence", count=consequence), "")], width, lead="  ")
 
 
-def vote(view: dict, lang: str, facts: list) -> Text:
+def vote(view: dict, lang: str, facts: list, width: int = 40) -> Text:
     """Who has chosen (never what) until everyone has; then every ballot at once."""
     t = Text()
     waiting = view["waiting"] or {}
@@ -137,14 +153,14 @@ def vote(view: dict, lang: str, facts: list) -> Text:
     if revealed is None:
         chosen = set(waiting.get("chosen", ()))
         for seat in waiting.get("voters", []):
-            t.append(f"\n{seat_label(view, seat):<16}")
-            t.append(say(lang, "vote.has_chosen" if seat in chosen else "vote.not_chosen"),
-                     "green" if seat in chosen else "bright_black")
+            _voter(t, view, seat, width,
+                   say(lang, "vote.has_chosen" if seat in chosen else "vote.not_chosen"),
+                   "green" if seat in chosen else "bright_black")
         return t
     ballots = {int(seat): colour for seat, colour in revealed["ballots"].items()}
     for seat, colour in sorted(ballots.items()):
-        t.append(f"\n{seat_label(view, seat):<16}")
-        t.append(say(lang, f"vote.ballot_{colour}"), BALLOT_STYLE.get(colour, ""))
+        _voter(t, view, seat, width, say(lang, f"vote.ballot_{colour}"),
+               BALLOT_STYLE.get(colour, ""))
     t.append("\n" + say(lang, "vote.tally", release=revealed["release"],
                         quarantine=revealed["quarantine"]), "bold")
     tie = _first(facts, "tie_broken")
@@ -159,3 +175,10 @@ def vote(view: dict, lang: str, facts: list) -> Text:
         t.append(say(lang, "vote.result", target=seat_label(view, result["target"]),
                      result=say(lang, f"vote.result_{result['result']}")), "bold reverse")
     return t
+
+
+def _voter(t: Text, view: dict, seat: int, width: int, words: str, style: str) -> None:
+    """A voter's line: the seat in a column of its own, then what it chose (or whether)."""
+    t.append("\n")
+    flow(t, [(f"{seat_label(view, seat):<12}", "bold"), (words, style)], width, sep=" ",
+         indent=13)

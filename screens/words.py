@@ -54,3 +54,13 @@ def seat_label(view: dict, seat: int) -> str:
 
 def signed(value: int) -> str:
     return f"{value:+d}"
+
+
+def counted(lang: str, key: str, n: int) -> str:
+    """A kiosk count in the singular or the plural: "1 card", "2 cards"."""
+    return say(lang, f"{key}.{'one' if n == 1 else 'many'}", n=n)
+
+
+def dice(lang: str, colour: str, n: int) -> str:
+    """"1 strong die", "2 weak dice", "the commander die": the game catalogue's own words."""
+    return text(lang, f"game.dice.{colour}.{'one' if n == 1 else 'many'}", n=n)

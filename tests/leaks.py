@@ -84,10 +84,11 @@ class Secrets:
                     if viewer not in f["to"]:
                         self.cards[viewer].update(cards)
             else:
-                # facts private for another reason: a status, a roll, a die swap; the view
-                # checks below look for the state they describe
+                # facts private for another reason: a status, a roll, a die swap, the rules
+                # choosing the only dice a seat could roll; the view checks below look for
+                # the state they describe
                 assert f["k"] in ("status_dealt", "status_shown", "rolled", "infected_team",
-                                  "demoralized"), f
+                                  "demoralized", "ruled"), f
 
 
 def check_seat_view(g, seat: int, view: dict, text: str, secrets: Secrets) -> None:
@@ -151,3 +152,20 @@ def check_public_facts(g, event: dict) -> None:
         if "to" not in f:
             assert not set(WORDS.findall(json.dumps(f))) & hidden, \
                 f"public fact {f} names a hidden status"
+
+
+def fair_secrets(room) -> list[str]:
+    """What fair dealing keeps secret until the game is over (companion/fair.py): the game's
+    secret and the seats' contributions, and the secret the next game will be dealt from."""
+    hidden = [room.lobby["fair"]["secret"]]
+    if room.table is not None and room.table.fair is not None:
+        hidden += [room.table.fair.secret, *room.table.fair.contributions]
+    return hidden
+
+
+def check_fair_secrets(text: str, hidden: list[str]) -> None:
+    """None of them, in either case, nor a 16-digit piece of one (a wrapped line)."""
+    folded = text.lower()
+    for secret in hidden:
+        assert secret[:16] not in folded and secret[-16:] not in folded, \
+            "a fair-dealing secret went out before the game was over"

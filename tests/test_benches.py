@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+import children
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("bench_*.py"))
 HANG_GUARD = 120  # s: a guard against a hang, not a measurement (quick modes take seconds)
@@ -26,20 +28,26 @@ def test_every_bench_is_covered():
 
 
 def run_quick(bench: str, cwd: Path) -> subprocess.CompletedProcess:
-    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / f"{bench}.py"), "--quick"],
-                            cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    # SIGINT, not a kill, if it must be stopped (a hang, an interrupted run, the test process
+    # dying): the bench's finally blocks stop the kiosks and servers it started (each in a
+    # session of its own, out of reach of a process-group kill)
+    proc = children.spawn([sys.executable, str(ROOT / "bench" / f"{bench}.py"), "--quick"],
+                          cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, parent_death=signal.SIGINT)
+    hung = False
     try:
         out, err = proc.communicate(timeout=HANG_GUARD)
     except subprocess.TimeoutExpired:
-        # SIGINT, not a kill: the bench's finally blocks stop the kiosks and servers it
-        # started (each in a session of its own, out of reach of a process-group kill)
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
+        hung = True
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                proc.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
+        children.end(proc, signal.SIGKILL, 0)
+    if hung:
         pytest.fail(f"{bench} --quick hung for {HANG_GUARD} s")
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 

@@ -14,6 +14,7 @@ def test_simulate_prints_wins_turns_and_speed(capsys):
     assert main(["simulate", "--games", "5", "--players", "4", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "5 games, 4 players, seed 3" in out
+    assert out.startswith("Bots: sensible (status-aware"), "the figures say who played"
     assert "wins by team:" in out and "wins by condition:" in out
     assert "mean turns per game:" in out and "games per second:" in out
 
@@ -23,6 +24,15 @@ def test_simulate_json_counts_every_game_once(capsys):
           "first_is_last", "--json"])
     result = json.loads(capsys.readouterr().out)
     assert sum(result["wins"].values()) == sum(result["conditions"].values()) == 6
+
+
+def test_simulate_names_the_bots_it_was_asked_for(capsys):
+    """Issue 11: "100% Infected wins" with no word that this is the bots, not the game."""
+    assert main(["simulate", "--games", "3", "--bots", "random", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Bots: random (uniform among the legal options)")
+    main(["simulate", "--games", "2", "--bots", "helpful", "--json"])
+    assert json.loads(capsys.readouterr().out)["bots"] == "helpful"
 
 
 def test_simulate_refuses_a_variant_the_player_count_forbids(capsys):

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import children
 import damaged_store as damage
 from companion.room import Room
 from companion.salvage import StoreUnavailable, open_room
@@ -227,10 +228,10 @@ def test_with_no_room_for_a_fresh_file_it_refuses_in_one_sentence(copy_of):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000))
 
-    done = subprocess.run([str(COMMAND), "--data-dir", str(path.parent),
-                           "--port", str(free_port())], capture_output=True, text=True,
-                          timeout=60, preexec_fn=small_disk, stdin=subprocess.DEVNULL,
-                          cwd=path.parent)
+    done = children.run([str(COMMAND), "--data-dir", str(path.parent),
+                         "--port", str(free_port())], capture_output=True, text=True,
+                        timeout=60, preexec_fn=small_disk, stdin=subprocess.DEVNULL,
+                        cwd=path.parent)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert lines[-1].startswith(f"the games file {path} is damaged and no fresh one can be "

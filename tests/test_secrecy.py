@@ -16,12 +16,13 @@ from companion.lang import LANGS, text
 from companion.room import Room
 from companion.simulate import choice_for
 from companion.store import EventStore
-from leaks import Secrets, check_public_view, public_cards
+from leaks import Secrets, check_fair_secrets, check_public_view, fair_secrets, public_cards
 from screens.app import KioskApp
 from screens.capture import screen_text
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 GAMES = [(4, 23, (), "en"), (7, 22, ("telepathic_infected",), "es")]
+FAIR = {23}  # dealt fair (no seed), so there is a secret to keep; its moves are still seeded
 
 
 def free_port() -> int:
@@ -74,10 +75,10 @@ async def read_stream(session, url: str, into: list) -> None:
 
 
 async def play_and_record(tmp_path, players, seed, variants, lang):
-    room = Room(EventStore(tmp_path / f"g{seed}.db"), seed=seed)
+    room = Room(EventStore(tmp_path / f"g{seed}.db"), seed=None if seed in FAIR else seed)
     await room.new_game({"names": NAMES[:players], "variants": list(variants)}, lang=lang)
     for i, seat in enumerate(room.lobby["seats"]):
-        await room.claim_seat(seat["token"], f"phone-{i}")
+        await room.claim_seat(seat["token"], f"phone-{i}", f"{i:02x}" * 32)
     await room.claim_host(room.host_token, "phone-0")
     await room.start()
     port = free_port()
@@ -109,6 +110,7 @@ async def play_and_record(tmp_path, players, seed, variants, lang):
                 shown = screen_text(app)
                 assert g.seats[0].name in shown, "the kiosk should be showing the board"
                 check_kiosk_text(g, shown, secrets, lang, room.table.facts)
+                check_fair_secrets(shown, fair_secrets(room))
                 kiosk = room.kiosk_view()["game"]
                 check_public_view(g, kiosk, json.dumps(kiosk))
                 frames += 1
@@ -145,6 +147,10 @@ async def test_no_private_fact_reaches_the_kiosk_or_the_public_endpoints(tmp_pat
                 for line in payload["text"]["log"] + payload["text"]["mirror"]:
                     check_kiosk_text(g, line, secrets, lang, room.table.facts)
                 assert not any(s["token"] in body for s in room.lobby["seats"])
+                check_fair_secrets(body, fair_secrets(room))
+        if seed in FAIR:  # the kiosk showed the commitment the game was dealt from
+            fingerprint = room.room_view()["fair"]["fingerprint"]
+            assert any(fingerprint in json.dumps(json.loads(b)["room"]) for b in polled)
 
 
 def test_status_names_differ_per_infected_card():
@@ -178,3 +184,14 @@ def test_the_kiosk_check_finds_a_planted_status_and_a_planted_card():
         pass
     else:
         raise AssertionError("a discarded card on the kiosk went unnoticed")
+
+
+def test_the_fair_check_finds_a_planted_secret_even_upper_case_and_wrapped():
+    secret = "0123456789abcdef" * 4
+    for planted in (f"x{secret}x", secret.upper(), f"{secret[:40]}\n{secret[40:]}"):
+        try:
+            check_fair_secrets(planted, [secret])
+        except AssertionError:
+            continue
+        raise AssertionError(f"a planted secret went unnoticed: {planted!r}")
+    check_fair_secrets("nothing here", [secret])

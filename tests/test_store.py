@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import children
+
 from companion.store import EventStore, SequenceConflict, StoreError, UnknownGame
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -173,7 +175,7 @@ APPENDER = textwrap.dedent(
 
 def test_every_acknowledged_append_survives_kill_9(path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])}
-    child = subprocess.Popen(
+    child = children.spawn(
         [sys.executable, "-c", APPENDER, str(path)],
         stdout=subprocess.PIPE,
         text=True,
@@ -194,8 +196,7 @@ def test_every_acknowledged_append_survives_kill_9(path):
         for line in child.stdout.read().splitlines():
             acknowledged = int(line)
     finally:
-        child.kill()
-        child.wait(timeout=10)
+        children.end(child, signal.SIGKILL, 0)
         child.stdout.close()
     assert child.returncode == -signal.SIGKILL
     assert acknowledged >= 40

@@ -10,6 +10,8 @@ import threading
 
 import pytest
 
+import children
+
 from companion.darkmoon import HOST, NotYourDecision, StaleState
 from companion.simulate import bot_choice
 from companion.store import EventStore
@@ -135,15 +137,17 @@ def test_every_acknowledged_command_survives_kill_9(tmp_path):
             table.submit(seat, command)
             print(table.state_id, flush=True)
     """)
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
-                             cwd=os.path.dirname(os.path.dirname(__file__)))
+    child = children.spawn([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                           cwd=os.path.dirname(os.path.dirname(__file__)))
     acknowledged = 0
-    for line in child.stdout:
-        acknowledged = int(line)
-        if acknowledged >= 30:
-            break
-    child.send_signal(signal.SIGKILL)
-    child.wait()
+    try:
+        for line in child.stdout:
+            acknowledged = int(line)
+            if acknowledged >= 30:
+                break
+    finally:
+        children.end(child, signal.SIGKILL, 0)  # the kill -9, and the end of an interrupted run
+        child.stdout.close()
     resumed = Table.resume(EventStore(path))
     assert resumed.state_id >= acknowledged >= 1
 

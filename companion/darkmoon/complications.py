@@ -40,8 +40,10 @@ def acceptable_loss(g: Game, ctx: Ctx, card: str) -> None:
         ctx.fact("damage_declined", seat=g.active, reason=card)
 
 
-def ask_target(g: Game, ctx: Ctx, card: str, candidates: list[int], on_none) -> None:
+def ask_target(g: Game, ctx: Ctx, card: str, candidates: list[int], on_none,
+               rule: str = "nobody_to_choose") -> None:
     if not candidates:
+        ctx.fact("ruled", rule=rule, seat=g.active, card=card)
         on_none()
         return
     ask(g, ctx, "choose_player", {g.active: [("player", s) for s in candidates]},
@@ -62,7 +64,7 @@ def failure_to_lead(g: Game, ctx: Ctx, card: str) -> None:
     # (facts §8 q2).
     nominees = [s for s in g.players_in_game()
                 if s != g.commander and not g.seats[s].quarantined]
-    ask_target(g, ctx, card, nominees, lambda: succeed(g, ctx))
+    ask_target(g, ctx, card, nominees, lambda: succeed(g, ctx), rule="nobody_to_lead")
 
 
 def mandatory_quarantine(g: Game, ctx: Ctx, card: str) -> None:
@@ -89,6 +91,8 @@ def compromise_remove(g: Game, ctx: Ctx) -> None:
     options = token_options(g)
     if options:
         ask(g, ctx, "remove_token", {g.active: options}, {})
+    else:
+        ctx.fact("ruled", rule="nothing_to_remove", seat=g.active, card="strategic_compromise")
 
 
 @step("compromise_draw")

@@ -40,7 +40,11 @@ def retrieve(g: Game, ctx: Ctx, seat: int, want: int, exact: bool, reason: str) 
     if reason in COMMANDER_DIE_COMES_WITH:
         take_commander_die(g, ctx, seat)
     options = take_options(g, seat, want, exact)
-    ask(g, ctx, "take_dice", {seat: options}, {"reason": reason})
+    # When there is nothing to take, the log names why (RB Die Limits), not just "one choice".
+    rule = ("only_choice" if options != [("take", 0, 0)]
+            else "at_die_limit" if want == 0 or g.seats[seat].held >= g.die_limit(seat)
+            else "pool_empty")
+    ask(g, ctx, "take_dice", {seat: options}, {"reason": reason}, rule=rule)
 
 
 @answer("take_dice")
@@ -95,6 +99,8 @@ def discard_dice(g: Game, ctx: Ctx, seat: int, count: int, reason: str) -> None:
     options = discard_options(g, seat, count, True)
     if options and options[0] != ("discard", 0, 0, 0):
         ask(g, ctx, "discard", {seat: options}, {"reason": reason})
+    else:
+        ctx.fact("ruled", rule="no_dice_to_discard", seat=seat)
 
 
 @answer("discard")

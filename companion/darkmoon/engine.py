@@ -94,10 +94,17 @@ def push(g: Game, *frames: tuple[str, dict]) -> None:
         g.stack.append(Frame(name, args))
 
 
+# Decisions whose options are the seat's secret (its own dice or drawn cards): the fact that
+# the rules answered one for it goes to that seat alone.
+SECRET_CHOICES = ("roll_dice", "task", "event")
+
+
 def ask(g: Game, ctx: Ctx, kind: str, options: dict[int, list], data: dict | None = None,
-        blocked: dict | None = None, simultaneous: bool = False, auto: bool = True) -> None:
+        blocked: dict | None = None, simultaneous: bool = False, auto: bool = True,
+        rule: str = "only_choice") -> None:
     """Wait for a decision. A single seat with a single option and nothing blocked is not
-    asked: it would be a step the physical game does not have."""
+    asked: it would be a step the physical game does not have. The log says so (a `ruled`
+    fact naming `rule`), so nobody wonders why the game did not wait for them."""
     data = data or {}
     for seat, opts in options.items():
         if not opts:
@@ -105,6 +112,8 @@ def ask(g: Game, ctx: Ctx, kind: str, options: dict[int, list], data: dict | Non
     if auto and not simultaneous and len(options) == 1 and not blocked:
         (seat, opts), = options.items()
         if len(opts) == 1:
+            ctx.fact("ruled", to=[seat] if kind in SECRET_CHOICES else None, rule=rule,
+                     seat=seat, decision=kind)
             ANSWERS[kind](g, ctx, seat, opts[0], data)
             return
     g.pending = Pending(kind, options, data, blocked or {}, simultaneous=simultaneous)

@@ -147,8 +147,10 @@ def lockdown(g: Game, ctx: Ctx) -> None:
 def pass_command(g: Game, ctx: Ctx) -> None:
     heirs = [("player", s) for s in g.players_in_game()
              if s != g.commander and not g.seats[s].quarantined]
-    if heirs:  # with everyone else in quarantine the command cannot pass (facts §8 q2)
+    if heirs:
         ask(g, ctx, "pass_command", {g.commander: heirs}, {})
+    else:  # with everyone else in quarantine the command cannot pass (facts §8 q2)
+        ctx.fact("ruled", rule="command_cannot_pass", seat=g.commander)
 
 
 @answer("pass_command")
@@ -189,6 +191,8 @@ def restore_comm(g: Game, ctx: Ctx) -> None:
     for seat in g.clockwise_from(g.active):
         if not g.seats[seat].revealed:
             steps.append(("restore_comm_seat", {"seat": seat}))
+        else:
+            ctx.fact("ruled", rule="restore_comm_revealed", seat=seat)
     push(g, *steps)
 
 
@@ -254,6 +258,7 @@ def system_reboot_draw(g: Game, ctx: Ctx, drawn: dict) -> None:
     options = [(k,) for k in DAMAGE_KINDS
                if drawn.get(k, 0) < SYSTEM_REBOOT_MAX_OF_A_KIND and count(g, k) < limit]
     if not options:
+        ctx.fact("ruled", rule="system_reboot_stops", seat=g.commander)
         if drawn.get(SHIELD):
             push(g, ("shield_test", {}))
         return

@@ -93,6 +93,11 @@ def malfunction_submitted(g: Game, ctx: Ctx, seat: int, faces: list, data: dict)
     task.submitted.extend((seat, f) for f in faces)
     ctx.fact("success_track", total=task.success_total, difficulty=task.difficulty)
     if submits_one_die(g, seat) or not g.seats[seat].all_dice:
+        # Nobody is asked "roll again?": one die is all a fatigued player gives (RB Fatigue),
+        # and a player with no dice left has nothing to roll.
+        rule = ("no_dice_left" if not submits_one_die(g, seat)
+                else "fatigued_infected" if g.seats[seat].revealed else "fatigued_one_die")
+        ctx.fact("ruled", rule=rule, seat=seat)
         push(g, ("malfunction_roll", {"j": data["j"] + 1}))
     else:
         ask(g, ctx, "continue", {seat: [("roll_again",), ("stop",)]}, data, auto=False)
@@ -122,6 +127,8 @@ def malfunction_result(g: Game, ctx: Ctx) -> None:
         options = token_options(g, (task.type,))
         if options:  # the success bonus is optional (facts §8 q4)
             ask(g, ctx, "bonus", {g.active: options + [("skip",)]}, {})
+        else:
+            ctx.fact("ruled", rule="no_bonus_token", seat=g.active)
 
 
 @answer("bonus")

@@ -28,10 +28,17 @@ def reveal(g: Game, ctx: Ctx, seat: int) -> None:
     s.revealed = True
     ctx.fact("revealed", seat=seat, status=s.status)
     steps = []
-    # A quarantined player reveals without the power (RB Revealing as infected).
-    if not quarantined and not g.has("nerfed_reveal_extreme"):
+    # A quarantined player reveals without the power (RB Revealing as infected); the Nerfed
+    # Reveal variants take away the power or its second use (RB Variant rules).
+    if quarantined:
+        ctx.fact("ruled", rule="quarantined_reveal", seat=seat)
+    elif g.has("nerfed_reveal_extreme"):
+        ctx.fact("ruled", rule="nerfed_reveal_extreme", seat=seat)
+    else:
         steps.append(("infection_power", {"seat": seat}))
-        if not g.has("nerfed_reveal_normal"):
+        if g.has("nerfed_reveal_normal"):
+            ctx.fact("ruled", rule="nerfed_reveal_normal", seat=seat)
+        else:
             steps.append(("second_power_roll", {"seat": seat}))
     steps.append(("reveal_discards", {"seat": seat}))
     push(g, *steps)
@@ -165,6 +172,7 @@ def sabotage(g: Game, ctx: Ctx, seat: int, option: list) -> None:
 def test_commander(g: Game, ctx: Ctx, seat: int, option: list) -> None:
     commander = g.commander
     if not g.seats[commander].all_dice:
+        ctx.fact("ruled", rule="commander_no_dice", seat=commander)
         ctx.fact("commander_tested", seat=commander, success=False)
         ask_damage_kind(g, ctx, seat, DAMAGE_KINDS, "test_commander", optional=True)
         return

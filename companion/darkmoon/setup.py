@@ -126,7 +126,10 @@ def build(setup: Setup, ctx: Ctx) -> Game:
     tasks = sorted(t for t in TASKS if not (n <= 4 and t == SMALL_GAME_REMOVED))
     g.task_deck = chance.shuffle(tasks)
     g.event_deck = chance.shuffle(sorted(EVENTS))
-    push(g, ("draw_events", {}), ("turn_start", {"seat": g.left_of(g.commander)}))
+    # RB setup 15: "The player to the left of the Commander will be the start player": the
+    # board marks them from now, while the commander still places the first event.
+    g.active = g.left_of(g.commander)
+    push(g, ("draw_events", {}), ("turn_start", {"seat": g.active}))
     run(g, ctx)
     return g
 

@@ -237,7 +237,10 @@ def draw_task(g: Game, ctx: Ctx) -> str:
 def task_phase(g: Game, ctx: Ctx) -> None:
     seat, s = g.active, g.seats[g.active]
     if s.revealed or (s.quarantined and not g.has("flimsy_quarantine")):
-        return  # quarantined and revealed players draw no task (RB Quarantine)
+        # Quarantined and revealed players draw no task (RB Quarantine, Revealing).
+        ctx.fact("ruled", rule="revealed_no_task" if s.revealed else "quarantine_no_task",
+                 seat=seat)
+        return
     n = 3 if g.ability(seat, "chaya") else 2
     g.task_drawn = [draw_task(g, ctx) for _ in range(n)]
     ctx.fact("tasks_drawn", to=[seat], seat=seat, cards=list(g.task_drawn))

@@ -49,6 +49,7 @@ VARIANT = {
     "tokens_drawn": lambda f: f["kind"],
     "demoralize": lambda f: "" if f["swapped"] else "none",
     "demoralized": lambda f: "" if f["swapped"] else "none",
+    "ruled": lambda f: f["rule"],
 }
 
 

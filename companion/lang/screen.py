@@ -6,6 +6,34 @@ from .mirror import mirror
 from .options import banner, blocked_label, option_label, question
 from .words import Words
 
+# A fact's sentence, once made, for every later view that shows it: a command used to rebuild
+# the log's sixty sentences for each of the 7 phones, the board and the host (on a Pi, most of
+# the time a command took to reach the table). Keyed by the fact object itself (held in the
+# entry, so its id cannot be reused while cached) and by what of the view the words read:
+# the seat names and what sets a task's difficulty.
+_SENTENCES: dict[tuple, tuple[dict, str]] = {}
+_MOST_SENTENCES = 4096
+
+
+def _context(view: dict) -> tuple:
+    final = view.get("final_event") or {}
+    return (tuple(s.get("name") for s in view.get("seats") or ()), view.get("task_deck"),
+            final.get("active"), final.get("card"))
+
+
+def _sentences(w: Words, log: list[dict]) -> list[str]:
+    context = _context(w.view)
+    said = []
+    for fact in log:
+        key = (w.lang, id(fact), context)
+        hit = _SENTENCES.get(key)
+        if hit is None or hit[0] is not fact:
+            if len(_SENTENCES) >= _MOST_SENTENCES:
+                _SENTENCES.clear()
+            hit = _SENTENCES[key] = (fact, describe(w, fact))
+        said.append(hit[1])
+    return said
+
 
 def view_text(view: dict, lang: str) -> dict:
     """Words for a public view (kiosk, board page) or a seat view (a phone: adds "you").
@@ -24,7 +52,7 @@ def view_text(view: dict, lang: str) -> dict:
                    for o, why in decision.get("blocked", [])]
     return {
         "banner": banner(w, view),
-        "log": [describe(w, f) for f in log],
+        "log": _sentences(w, log),
         "mirror": mirror(w, log),
         "options": options,
         "blocked": blocked,

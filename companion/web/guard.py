@@ -35,7 +35,7 @@ from aiohttp import web
 from ..refusals import BadRequest, CrossOrigin, TooManyStreams, TooSlow, UnknownHost
 
 log = logging.getLogger(__name__)
-PRIVATE_PATHS = ("/api/seat/", "/api/host/")
+PRIVATE_PATHS = ("/api/seat/", "/api/host/", "/api/join/")
 # host[:port] or [v6]:port, as a Host header or an Origin's authority carries it; anything
 # else (user info, paths, spaces) is not a host a browser would send.
 AUTHORITY = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._\-]+))"

@@ -20,8 +20,10 @@ from aiohttp import web
 from ..darkmoon import RulesError
 from ..darkmoon.data import (CHARACTERS, EVENTS, FACES, FATIGUE_TOKENS, FINAL_EVENTS,
                              OUTPOST_TOKENS, VARIANTS)
+from ..joining import table_seats
 from ..lang import LANGS, catalogue, view_text
-from ..room import PUBLIC, BadRequest, Room, RoomError
+from ..replay import summary
+from ..room import PUBLIC, BadRequest, NotReady, Room, RoomError
 from . import guard
 
 STATIC = Path(__file__).parent / "static"
@@ -237,11 +239,49 @@ async def close_streams(app: web.Application) -> None:
 
 # --- seats ---
 
+async def join_get(request: web.Request) -> web.Response:
+    """The table code's page asks which seats there are (in seat order), and the tokens of
+    the free ones: what the kiosk's screen shows anyone at the table."""
+    room = request.app[ROOM_KEY]
+    return web.json_response({"seats": table_seats(room.kiosk_view(),
+                                                   request.match_info["token"])})
+
+
 async def seat_claim(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
+    body = await body_of(request)  # {"contribution": hex}: the phone's part of the deal
     seat = await room.claim_seat(request.match_info["token"],
-                                 request[PHONE] or _new_phone(request))
+                                 request[PHONE] or _new_phone(request), body.get("contribution"))
     return web.json_response({"seat": seat})
+
+
+async def seat_contribute(request: web.Request) -> web.Response:
+    room = request.app[ROOM_KEY]
+    body = await body_of(request)
+    await room.contribute(request.match_info["token"], request[PHONE], body.get("contribution"))
+    return web.json_response({"contributed": True})
+
+
+# --- fair dealing: the record at game over, and the page that checks it ---
+
+async def fair_record(request: web.Request) -> web.Response:
+    record = await request.app[ROOM_KEY].fair_record()  # refused until the game is over
+    return web.json_response(record, headers={"Cache-Control": "no-store"})
+
+
+async def verify_page(request: web.Request) -> web.Response:
+    """The verify page with its script and words inlined: one file, so a saved copy checks
+    a saved record with no Pi and no internet."""
+    room = request.app[ROOM_KEY]
+    lang = lang_of(request, room)
+    words = {k: v for k, v in catalogue(lang).items() if k.startswith("phone.verify.")}
+    text = json.dumps(words, ensure_ascii=False).replace("</", "<\\/")
+    script = (STATIC / "verify.js").read_text(encoding="utf-8").replace("</script", "<\\/script")
+    html = (STATIC / "verify.html").read_text(encoding="utf-8")
+    html = html.replace('<html lang="en">', f'<html lang="{lang}">').replace(
+        "<!--TEXT-->", f'<script type="application/json" id="verify-text">{text}</script>').replace(
+        '<script src="verify.js"></script>', f"<script>\n{script}</script>")
+    return web.Response(text=html, content_type="text/html")
 
 
 def _new_phone(request: web.Request) -> str:
@@ -345,6 +385,20 @@ async def host_lang(request: web.Request) -> web.Response:
     return web.json_response({"lang": room.lang})
 
 
+async def host_record(request: web.Request) -> web.Response:
+    """The whole game in words (replay's summary: every roll, card and vote), as a file the
+    host's phone saves. Only once the game is over: until then it holds every secret."""
+    room = host_room(request)
+    if room.phase != "over":
+        raise NotReady("the game record holds every secret: it can be saved once the game "
+                       "is over")
+    body = summary(room.table.game_id, room.public_view(), lang_of(request, room))
+    name = f"darkmoon-game-{room.table.game_id}.txt"
+    return web.Response(text=body + "\n", content_type="text/plain", charset="utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"',
+                                 "Cache-Control": "no-store"})
+
+
 async def host_events(request: web.Request) -> web.StreamResponse:
     room = host_room(request)
     token, phone = request.match_info["token"], request[PHONE]
@@ -378,11 +432,16 @@ def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
     app.router.add_get("/board", page("board.html"))
     app.router.add_get("/h/{token}", page("host.html"))
     app.router.add_get("/s/{token}", page("seat.html"))
+    app.router.add_get("/j/{token}", page("join.html"))
     app.router.add_get("/lang/{lang}.json", lang_file)
     app.router.add_get("/api/choices", choices)
     app.router.add_get("/api/board", board_get)
     app.router.add_get("/api/board/events", board_events)
+    app.router.add_get("/api/join/{token}", join_get)
     app.router.add_post("/api/seat/{token}/claim", seat_claim)
+    app.router.add_post("/api/seat/{token}/contribute", seat_contribute)
+    app.router.add_get("/fair", verify_page)
+    app.router.add_get("/api/fair/record", fair_record)
     app.router.add_get("/api/seat/{token}", seat_get)
     app.router.add_post("/api/seat/{token}/command", seat_command)
     app.router.add_get("/api/seat/{token}/events", seat_events)
@@ -395,6 +454,7 @@ def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
     app.router.add_post("/api/host/{token}/rebind", host_rebind)
     app.router.add_post("/api/host/{token}/lang", host_lang)
     app.router.add_get("/api/host/{token}/events", host_events)
+    app.router.add_get("/api/host/{token}/record", host_record)
     app.router.add_static("/static", STATIC)
     return app
 

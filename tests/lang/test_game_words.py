@@ -154,6 +154,6 @@ def test_a_vote_asks_the_voter_about_the_target_by_name():
                 assert view_text(view, "es")["decision"] == \
                     f"Votación: ¿cuarentena para {target}?"
                 labels = dict(zip((o[0] for o in decision["options"]), text["options"]))
-                assert labels["abstain"] == "Abstain"
+                assert labels["abstain"] == "Abstain (no die, GREY)"  # as the kiosk says
                 return
     pytest.fail("no vote in this game")

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import aiohttp
 
+import children
+
 # The entry point pip installed next to the interpreter running the tests (.venv/bin).
 BIN = Path(sys.executable).parent / "darkmoon-companion"
 STORE = "games.db"          # the file cli.py keeps games in, inside --data-dir
@@ -81,11 +83,11 @@ class Product:
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 120, 0, 0))
         env = dict(os.environ, TERM="linux", COLUMNS="120", LINES="36")
-        self.proc = subprocess.Popen(
+        self.proc = children.spawn(
             [str(BIN), "--kiosk", "--data-dir", str(self.data_dir), "--port", str(self.port),
              "--listen", "127.0.0.1", "--address", "127.0.0.1"],
-            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
-            start_new_session=True)  # its own process group: the kill takes all of it
+            stdin=slave, stdout=slave, stderr=slave, env=env,
+            close_fds=True)  # its own process group: the kill takes all of it
         os.close(slave)
         self._master = master
         self._screen.clear()
@@ -141,8 +143,8 @@ class Product:
 
     def cut(self) -> None:
         """The power cut: SIGKILL to the whole process group, no warning, no cleanup."""
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.proc is not None:
+            children.end(self.proc, signal.SIGKILL, 0)
         self._reap()
 
     def stop(self) -> int:

@@ -76,15 +76,15 @@ async def test_vote_panel_shows_who_has_chosen_then_every_ballot_in_one_frame(tm
         panel = region_text(app, "#live")
         assert panel.count("√ has chosen") == len(voters) - 1
         assert panel.count("… not yet") == 1
-        assert "abstained" not in text and "release 0" not in text
+        assert "Abstain (no die, GREY)" not in text and "free: 0" not in text
         frames: list[str] = []
         record_frames(app, lambda a: frames.append(region_text(a, "#live")))
         await pilot.press(GREY_KEYS[voters[-1]])
         await settle(app, pilot)
         panel = region_text(app, "#live")
-        assert panel.count("abstained") == len(voters)
-        assert "release 0 · quarantine 0" in panel
-        showing = [f.count("abstained") for f in frames if "abstained" in f]
+        assert panel.count("Abstain (no die, GREY)") == len(voters)
+        assert "free: 0 · quarantine: 0" in panel
+        showing = [f.count("Abstain") for f in frames if "Abstain" in f]
         assert showing and set(showing) == {len(voters)}  # never a partial reveal
 
 
@@ -138,10 +138,10 @@ async def test_dice_the_host_reports_lost_show_on_the_board(tmp_path):
         assert "Lost dice" not in text
         await room.submit("host", {"decision": "correct", "option": ["lost_dice", "strong", 1]})
         text = await settle(app, pilot)
-        assert "Lost dice: 1 strong" in region_text(app, "#tracks").replace("\n", " ")
+        assert "Lost dice: 1 strong die" in region_text(app, "#tracks").replace("\n", " ")
         await pilot.press("f2")
         text = await settle(app, pilot)
-        assert "Dados perdidos: 1 fuerte" in region_text(app, "#tracks").replace("\n", " ")
+        assert "Dados perdidos: 1 dado fuerte" in region_text(app, "#tracks").replace("\n", " ")
         await room.submit("host", {"decision": "correct", "option": ["lost_dice", "strong", 0]})
         await settle(app, pilot)
         assert "perdidos" not in region_text(app, "#tracks")  # the log still says both

@@ -6,7 +6,7 @@ import pytest
 from companion.room import Room, SeatClaimed, UnknownToken
 from companion.store import EventStore
 from screens.capture import screen_text
-from screens.qr import QrCode
+from screens.qr import QrCode, size
 
 from .conftest import BASE, SIZE, kiosk, settle
 from table_play import NAMES
@@ -61,16 +61,67 @@ async def test_join_screen_shows_seat_codes_and_claims_as_they_happen(room):
         assert "Scan your seat's code" not in text
 
 
-async def test_more_seats_than_fit_page_through_their_codes(room):
-    await room.new_game({"names": NAMES})
-    tokens = room.kiosk_view()["seat_tokens"]
+def fully_shown(app, qr: QrCode) -> bool:
+    """The whole code is on the screen: its region is as big as the code and inside it."""
+    width, height = size(qr.data)
+    region, screen = qr.region, app.size
+    return (region.width, region.height) == (width, height) and region.x >= 0 and \
+        region.y >= 0 and region.right <= screen.width and region.bottom <= screen.height
+
+
+def lines_with(text: str, words: list[str]) -> list[int]:
+    """The screen line of each of `words` (the first line holding it)."""
+    lines = text.splitlines()
+    return [next(i for i, line in enumerate(lines) if word in line) for word in words]
+
+
+@pytest.mark.parametrize("players", [5, 7])
+async def test_at_120x36_every_seat_joins_from_one_table_code_without_paging(room, players):
+    """Issue 11: 3 of 5 seat codes fitted at 120x36 and the rest waited behind PgDn. Seven
+    seat codes cannot fit there (4 x 31 columns are more than 120), so one table code is
+    shown with every seat beside it in seat order: the number a player taps on the phone."""
+    await room.new_game({"names": NAMES[:players]}, bots=[players - 1])
+    kiosk_view = room.kiosk_view()
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        first = shown_codes(app)
-        assert first == [f"{BASE}/s/{t}" for t in tokens[:3]]  # three fit at 120x36
-        await pilot.press("pagedown")
-        assert shown_codes(app) == [f"{BASE}/s/{t}" for t in tokens[3:6]]
+        text = await settle(app, pilot)
+        table = f"{BASE}/j/{kiosk_view['table_token']}"
+        assert shown_codes(app) == [table]
+        assert fully_shown(app, app.query_one("#table-code QrCode", QrCode))
+        assert "Everyone scans this one code, then taps their own seat on the phone" in text
+        labels = [f"Seat {i + 1}  {name}" for i, name in enumerate(NAMES[:players])]
+        rows = lines_with(text, labels)
+        assert rows == sorted(rows) and len(set(rows)) == players  # one a line, in order
+        assert f"Seat {players}  {NAMES[players - 1]}           bot" in text
+        assert "PgDn" not in text and "Seat 1  Ana           waiting" in text
+        await room.claim_seat(kiosk_view["seat_tokens"][1], "phone-ben")
+        await room.claim_seat(kiosk_view["seat_tokens"][2], "phone-cai")
+        text = await settle(app, pilot)
+        # two seats left: they would fit as seat codes, but the way to join stays the same
+        # while the table is joining (a phone may be scanning the table code right now)
+        assert shown_codes(app) == [table]
+        assert "Seat 2  Ben           √ joined" in text
+
+
+@pytest.mark.parametrize("players", [5, 7])
+async def test_at_240x67_every_seat_has_its_own_code_in_seat_order(room, players):
+    await room.new_game({"names": NAMES[:players]}, bots=[0])
+    tokens = room.kiosk_view()["seat_tokens"]
+    app = kiosk(room)
+    async with app.run_test(size=(240, 67)) as pilot:
+        text = await settle(app, pilot)
+        assert shown_codes(app) == [f"{BASE}/s/{t}" for t in tokens]  # in seat order
+        codes = [qr for qr in app.query(QrCode) if qr.data in shown_codes(app)]
+        assert all(fully_shown(app, qr) for qr in codes)
+        lines = text.splitlines()
+        for seat, qr in enumerate(codes):
+            label = lines[qr.region.y - 1][qr.region.x:qr.region.right]  # just above its code
+            assert label.startswith(f"Seat {seat + 1} {NAMES[seat]}")
+        assert lines[codes[0].region.y - 1].count("(bot)") == 1  # seat 1 is a bot's
+        # reading order is seat order: left to right, then the next row
+        places = [(qr.region.y, qr.region.x) for qr in codes]
+        assert places == sorted(places)
+        assert "PgDn" not in text
 
 
 async def test_a_rebound_seat_gets_its_code_back_during_play(tmp_path):

@@ -18,7 +18,7 @@ from companion.store import EventStore
 from nmcli_fake import install
 from screens.app import KioskApp
 from screens.capture import screen_text
-from screens.join import WifiCode
+from screens.join import TableCode, WifiCode
 from screens.qr import QrCode
 
 from .conftest import SIZE, settle
@@ -136,11 +136,10 @@ async def test_no_network_in_spanish(tmp_path):
         assert "Aún no hay red" in text and "los códigos aparecerán aquí" in text
 
 
-async def test_hotspot_mode_draws_the_wifi_code_beside_the_seat_codes(
+async def test_hotspot_mode_draws_the_wifi_code_beside_the_table_code(
         room, tmp_path, monkeypatch):
     fake = install(tmp_path, monkeypatch)
     await room.new_game({"names": NAMES[:3]})
-    tokens = room.kiosk_view()["seat_tokens"]
     # no wlan0 here: the Pi's address is NetworkManager's shared-mode default
     spot = Hotspot(tmp_path / "data", "wlan0", interface_address=lambda _name: None)
     app = watched_kiosk(room, spot.address)
@@ -153,18 +152,14 @@ async def test_hotspot_mode_draws_the_wifi_code_beside_the_seat_codes(
         assert f"password {settings.password}" in text
         assert "Join the Wi-Fi first, then:" in text
         codes = scanned(app, tmp_path)
-        # the Wi-Fi code comes first, left of the seats' codes; two seats fit beside it
-        assert codes[0] == wifi_join_string(settings.ssid, settings.password)
-        assert codes[1:] == [f"http://{HOTSPOT}:8080/s/{t}" for t in tokens[:2]]
-        assert "(2 of 3 shown; PgDn for more)" in text
-        wifi = app.query_one("#join-wifi", WifiCode).region
-        seat = [qr for qr in app.query(QrCode) if qr.data.endswith(tokens[0])][0].region
-        assert wifi.right <= seat.x and wifi.y <= seat.y + 1  # beside, not above
-        await pilot.press("pagedown")
-        text = await settle(app, pilot)
-        codes = scanned(app, tmp_path)
+        # the Wi-Fi code comes first; only two seat codes would fit beside it, so the three
+        # seats join from one table code, with nothing behind a page key (issue 11)
         assert codes == [wifi_join_string(settings.ssid, settings.password),
-                         f"http://{HOTSPOT}:8080/s/{tokens[2]}"]
+                         f"http://{HOTSPOT}:8080/j/{room.kiosk_view()['table_token']}"]
+        assert "Seat 1  Ana" in text and "Seat 3  Cai" in text and "PgDn" not in text
+        wifi = app.query_one("#join-wifi", WifiCode).region
+        table = app.query_one("#table-code", TableCode).region
+        assert wifi.right <= table.x and wifi.y <= table.y + 1  # beside, not above
 
 
 async def test_a_pi_with_no_network_at_boot_waits_for_its_own_hotspot(

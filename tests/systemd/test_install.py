@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
+
+import children
 
 from .conftest import USER_EDIT
 from .throwaway_root import (INSTALL, REPO, SOURCE_UNIT, UNIT_NAME, free_port,
@@ -147,9 +150,9 @@ def test_the_kiosk_stops_when_its_terminal_goes_away(installed):
     try:
         proc.wait(timeout=15)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
         pytest.fail("the kiosk kept running on a terminal that had gone away")
+    finally:
+        children.end(proc, signal.SIGKILL, 0)
 
 
 @pytest.mark.parametrize("args, says", [

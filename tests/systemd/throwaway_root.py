@@ -11,12 +11,15 @@ import pty
 import select
 import shlex
 import shutil
+import signal
 import socket
 import struct
 import subprocess
 import termios
 import time
 from pathlib import Path
+
+import children
 
 REPO = Path(__file__).resolve().parents[2]
 INSTALL = REPO / "systemd" / "install.sh"
@@ -52,9 +55,9 @@ def make_fresh_root(root: Path) -> Path:
 
 
 def run_install(root: Path, *extra: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", str(INSTALL), "--root", str(root), *extra],
-                          capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+    return children.run(["bash", str(INSTALL), "--root", str(root), *extra],
+                        capture_output=True, text=True, timeout=timeout,
+                        stdin=subprocess.DEVNULL)
 
 
 # --- reading a unit file ---------------------------------------------------------------------
@@ -127,8 +130,8 @@ def spawn_on_pty(argv: list[str], env: dict[str, str], cwd: Path,
     os.set_blocking(master, False)
     full_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cwd), **env,
                 "COLUMNS": str(columns), "LINES": str(lines)}
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=full_env,
-                            cwd=cwd, close_fds=True, start_new_session=True)
+    proc = children.spawn(argv, stdin=slave, stdout=slave, stderr=slave, env=full_env,
+                          cwd=cwd, close_fds=True)  # a session of its own
     os.close(slave)
     return proc, master
 
@@ -176,10 +179,9 @@ def stop(proc: subprocess.Popen, master: int, timeout: float) -> float | None:
             raise subprocess.TimeoutExpired(proc.args, timeout)
         return time.perf_counter() - began
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
         return None
     finally:
+        children.end(proc, signal.SIGKILL, 0)  # whatever is left of its group, at once
         os.close(master)
 
 

@@ -12,7 +12,7 @@ from playwright.async_api import Page
 from companion.lang import catalogue
 from companion.room import Room
 
-from test_browser_kit import (NAMES, Phones, browser, changed, compact, peek,  # noqa: F401
+from test_browser_kit import (NAMES, Phones, browser, changed, compact, peek, private_html,  # noqa: F401
                               seat_path, served, showing, word)
 
 MAX_STEPS = 400
@@ -75,7 +75,7 @@ async def check_secrecy(room: Room, pages: list[Page]) -> None:
     if room.table.over:
         return  # after the game every card is shown to everyone
     for seat, page in enumerate(pages):
-        html = await page.content()
+        html = await private_html(page)
         leaked = {w for w in others_statuses(room, seat) if w in html}
         where = [html[max(0, html.find(w) - 200):html.find(w) + 40] for w in leaked]
         assert not leaked, f"seat {seat}'s phone shows another seat's status: {where}"
@@ -128,8 +128,8 @@ async def test_four_phones_play_a_game(served, browser):
 
     # The Status card: not in the page until held; held, it is this seat's card.
     for seat, page in enumerate(pages):
-        assert word("status", statuses[seat]) not in await page.content()
-        assert await peek(page) == word("status", statuses[seat])
+        assert word("status", statuses[seat]) not in await private_html(page)
+        assert (await peek(page)).startswith(word("status", statuses[seat]))
         assert await page.inner_text("#peek-content") == ""
     await check_secrecy(room, pages)
 

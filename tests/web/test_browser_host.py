@@ -6,7 +6,7 @@ import random
 from companion.lang import catalogue
 from companion.simulate import choice_for
 
-from test_browser_kit import (NAMES, Phones, browser, peek, seat_path, served,  # noqa: F401
+from test_browser_kit import (NAMES, Phones, browser, peek, private_html, seat_path, served,  # noqa: F401
                               showing, word)
 
 
@@ -41,7 +41,7 @@ async def test_host_sets_up_starts_corrects_and_rebinds(served, browser):
     assert await seats[0].inner_text("#lobby-state") == en["phone.lobby.everyone"]
     await host.click("#start")
     await host.wait_for_selector('.board[data-state="0"]')
-    html = await host.content()
+    html = await private_html(host)
     for s in room.table.state.seats:
         assert s.status not in html and word("status", s.status) not in html, \
             "the host sees no Status card"
@@ -96,7 +96,7 @@ async def test_a_phone_keeps_its_language_and_catches_up_after_an_outage(served,
     await page.reload()  # the choice is kept on the phone
     await page.wait_for_selector('body[data-state="0"]')
     assert await page.inner_text("#peek-hint") == es["phone.peek.hint"]
-    assert await peek(page) == word("status", room.table.state.seats[0].status, "es")
+    assert (await peek(page)).startswith(word("status", room.table.state.seats[0].status, "es"))
 
     # The server goes away (a restart, the Wi-Fi drops) while the game moves on; when it is
     # back the phone reconnects by itself and shows where the game is now.
@@ -203,4 +203,54 @@ async def test_play_again_deals_a_new_game_to_the_same_phones_and_the_form_remem
     await host.reload()  # the host's phone remembers the table it set up
     await host.wait_for_selector("#setup #create", state="attached")
     assert [await host.input_value(f"[name=name-{i}]") for i in range(4)] == NAMES
+    assert phones.errors == []
+
+
+async def test_the_host_saves_the_whole_game_record_only_once_the_game_is_over(served, browser):
+    """Issue 11: the whole game record (every roll, card and vote) can be saved from the
+    host's phone as a readable file, in the host's language. Before the game is over it holds
+    every secret: refused, and only the host's phone may fetch it at all."""
+    room = served.room
+    phones = Phones(browser, served.base)
+    host = await phones.open(f"/h/{room.host_token}")
+    await host.wait_for_selector("#setup #create")
+    await room.new_game({"names": NAMES})
+    seats = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
+    await host.wait_for_selector("#start:not([disabled])")
+    await host.click("#start")
+    await showing(seats, 0)
+    record = f"{served.base}/api/host/{room.host_token}/record"
+    early = await host.request.get(record)
+    assert early.status == 409 and (await early.json())["error"]["code"] == "not_ready"
+    assert not await host.locator("#record").count()
+
+    rng = random.Random(1)
+    while room.table.state.outcome is None:
+        g = room.table.state
+        seat = rng.choice(g.pending.seats)
+        await room.submit(seat, choice_for(g, seat, rng))
+    await host.click(".lang-toggle [data-lang=es]")  # the host reads Spanish
+    es = catalogue("es")
+    await host.wait_for_selector(f"#record:text('{es['phone.host.save_record']}')")
+    async with host.expect_download() as saving:
+        await host.click("#record")
+    download = await saving.value
+    assert download.suggested_filename == f"darkmoon-game-{room.table.game_id}.txt"
+    saved = (await download.path()).read_text(encoding="utf-8")
+
+    # Every roll, said in Spanish, and every Status card with its owner.
+    facts = room.table.facts
+    rolls = [f for f in facts if f["k"] == "rolled"]
+    assert rolls and saved.count(" tira ") == len(rolls)
+    for s in room.table.state.seats:
+        status = es["game.fact.status_dealt"].format(seat=s.name, status=word("status", s.status,
+                                                                               "es"))
+        assert status in saved
+    votes = [f for f in facts if f["k"] == "vote_revealed"]
+    assert len(votes) == saved.count(es["game.fact.vote_revealed"].split("{")[0].strip())
+
+    # A seat's phone and a stranger are refused, even after the game.
+    for page in (seats[0], await phones.open("/board")):
+        refused = await page.request.get(record)
+        assert refused.status == 403 and "status" not in await refused.text()
     assert phones.errors == []

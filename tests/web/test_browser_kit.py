@@ -134,8 +134,25 @@ async def seated_pages(room: Room, phones: Phones) -> list[Page]:
     return pages
 
 
+# Public rules texts: what the cards and characters on the table do (the same words on every
+# page; test_browser_glance shows the pages alike). They name the sides ("the Uninfected win"),
+# so a search for a status word leaves them out; the held Status card is not among them.
+RULES_TEXTS = ".card-text, .card-says"
+
+
+async def private_html(page: Page) -> str:
+    """The page's HTML without the public rules texts: where a status word must not be."""
+    return await page.evaluate("""(rules) => {
+        const copy = document.documentElement.cloneNode(true);
+        copy.querySelectorAll(rules).forEach((node) => node.remove());
+        return copy.outerHTML; }""", RULES_TEXTS)
+
+
 async def peek(page: Page) -> str:
     """Press and hold the Status card, read it, let go."""
+    # A decision arriving scrolls itself into view (seat.js), which can move the card:
+    # bring the card into view first, as a player's thumb would find it.
+    await page.locator("#peek").scroll_into_view_if_needed()
     box = await page.locator("#peek").bounding_box()
     await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     await page.mouse.down()

@@ -9,7 +9,7 @@ import random
 
 from companion.darkmoon.api import apply_event
 from companion.lang import text
-from leaks import Secrets, check_public_view, check_seat_view
+from leaks import Secrets, check_fair_secrets, check_public_view, check_seat_view, fair_secrets
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]
 PHONES = (0, 1)  # seats played through their phones; the others are demo bots
@@ -119,6 +119,7 @@ async def test_a_whole_game_over_http_keeps_every_secret_until_it_is_over(
         told += len(fresh)
         body = json.dumps(payload)
         assert not any(token in body for token in tokens), "a join code went out"
+        check_fair_secrets(body, fair_secrets(room))  # the next game's secret, dealt or not
         if g.outcome is not None:
             continue
         checked += 1

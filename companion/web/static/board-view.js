@@ -1,7 +1,8 @@
 // The public board as every page shows it (seat phones below their own panel, the host, and
 // the TV board page): built only from the public part of a payload, so it can never show
 // a secret that the view does not already give this audience.
-import { el, t, label } from "./common.js";
+import { el, has, t, label } from "./common.js";
+import { fairLine } from "./fair-line.js";
 
 export function seatName(view, seat) {
   const s = view && view.seats && view.seats[seat];
@@ -42,12 +43,54 @@ export function tracks(view) {
     track(t("phone.track.sabotage"), view.sabotage ? label("area", view.sabotage) : "—"),
     track(t("phone.track.suspicion"), String(view.suspicion)),
     track(t("phone.track.event"), event ? `${label("event", event.card)} ${event.cubes}/${event.needed}` : "—"),
+    event ? about("event", event.card) : null,
     track(t("phone.track.final"), `${label("final", final.card)} ${final.cubes}/${final.needed}`,
           final.active ? ` ${t("phone.final_active")}` : ""),
+    about("final", final.card),
     track(t("phone.track.pool"), dice(view.pool)),
     Object.values(view.lost || {}).some((n) => n > 0)
       ? track(t("phone.track.lost"), dice(view.lost)) : null,
     view.task ? task(view) : null);
+}
+
+// What a card does, in this project's words (game.text.*): the events, final events, task
+// cards and characters are public, so every page may show them. A malfunction's text is its
+// type's, named by the card id (life_support_6 -> life_support). The Status card's text is
+// not here: only the held card shows it (seat.js).
+export function cardText(kind, id) {
+  const key = kind === "task" && !has(`game.text.task.${id}`)
+    ? `game.text.malfunction.${String(id).replace(/_\d+$/, "")}` : `game.text.${kind}.${id}`;
+  return has(key) ? t(key) : "";
+}
+
+// "What does it do?" under a card, closed until tapped; the board is redrawn on every change,
+// so which ones are open is kept here, per card.
+const opened = new Set();
+
+function kept(key, attrs, ...children) {
+  return el("details", { ...attrs, open: opened.has(key),
+                         ontoggle: (event) => { (event.target.open ? opened.add(key)
+                                                                   : opened.delete(key)); } },
+            ...children);
+}
+
+function about(kind, id) {
+  const text = cardText(kind, id);
+  if (!text) return null;
+  return kept(`${kind}:${id}`, { class: "card-text", "data-card": id, "data-kind": kind },
+    el("summary", {}, t("phone.card.what")), el("p", {}, text));
+}
+
+// The abilities of the characters at the table (a revealed Infected's card is discarded).
+function abilities(view) {
+  const shown = view.seats.filter((s) => s.character && !s.revealed);
+  if (!shown.length) return null;
+  return kept("characters", { class: "card-text characters", id: "characters" },
+    el("summary", {}, t("phone.characters.title")),
+    el("p", { class: "hint" }, t("phone.characters.hint")),
+    el("dl", {}, shown.flatMap((s) => [
+      el("dt", {}, `${label("character", s.character)} (${s.name})`),
+      el("dd", { "data-character": s.character }, cardText("character", s.character))])));
 }
 
 export function dice(counts) {
@@ -68,6 +111,7 @@ function task(view) {
     el("div", {}, el("b", {}, label("task", k.card)), " ",
        k.kind === "malfunction" ? t("phone.task.malfunction", { difficulty: k.difficulty,
                                                                total: k.success_total }) : ""),
+    about("task", k.card),
     participation.length ? el("ul", { class: "participation" }, participation) : null,
     k.submitted.length ? el("div", { class: "submitted" }, t("phone.task.submitted"), " ",
       k.submitted.map(([seat, value]) => el("span", { class: "sub" },
@@ -176,9 +220,12 @@ function legend() {
 
 export function board(payload, { withLog = true } = {}) {
   const view = payload.view;
-  if (!view) return el("section", { class: "board" }, el("p", { class: "banner" }, banner(payload)));
+  if (!view) {
+    return el("section", { class: "board" }, el("p", { class: "banner" }, banner(payload)),
+              fairLine(payload.room));
+  }
   return el("section", { class: "board", "data-state": view.state_id },
     el("p", { class: "banner", id: "banner" }, banner(payload)),
-    voteState(view), lastVote(view), tracks(view), seats(view),
-    withLog ? log(payload) : null, legend());
+    voteState(view), lastVote(view), tracks(view), seats(view), abilities(view),
+    withLog ? log(payload) : null, legend(), fairLine(payload.room));
 }

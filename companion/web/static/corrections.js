@@ -45,7 +45,8 @@ function dieTokensRow(view, send) {
   const seat = el("select", { "data-correct": "die_tokens_seat",
                               "aria-label": t("phone.correct.die_tokens") },
     players(view).map((s) => el("option", { value: s.seat }, s.name)));
-  const count = el("select", { "data-correct": "die_tokens" },
+  const count = el("select", { "data-correct": "die_tokens",
+                               "aria-label": t("phone.correct.die_tokens") },
     upTo(5, -4).map((n) => el("option", { value: n }, signed(n))));
   const showCount = () => {
     const chosen = view.seats[Number(seat.value)];

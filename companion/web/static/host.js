@@ -29,7 +29,8 @@ async function post(path, body) {
 // --- new game form: drawn once, so typing survives every update of the room ---
 
 function seatRow(i, old) {
-  const characters = el("select", { name: `character-${i}` },
+  const characters = el("select", { name: `character-${i}`,
+                                     "aria-label": t("phone.host.character", { n: i + 1 }) },
     el("option", { value: "" }, t("phone.host.random")),
     choices.characters.map((c) => el("option", { value: c }, label("character", c))));
   if (old) characters.value = old.character;
@@ -144,7 +145,12 @@ function joinPanel() {
     // The same phones stay on the same seats: one tap deals the next game.
     parts.push(el("button", { type: "button", class: "primary", id: "again",
                               onclick: () => post("again") }, t("phone.host.again")),
-               el("p", { class: "hint" }, t("phone.host.again_hint")));
+               el("p", { class: "hint" }, t("phone.host.again_hint")),
+               // Every roll, card and vote in words, in this phone's language: only after the
+               // game, when nothing is secret any more (the server refuses it before).
+               el("a", { class: "button", id: "record", download: "",
+                         href: `${api}/record?lang=${chosenLang()}` }, t("phone.host.save_record")),
+               el("p", { class: "hint" }, t("phone.host.record_hint")));
   }
   if (room.phase === "join") {
     parts.push(el("button", { type: "button", class: "primary", id: "start",

@@ -7,10 +7,12 @@
 // hides every private detail behind a veil (glance.js).
 import { call, chosenLang, el, has, label, langToggle, live, loadLang, t, toast,
          tokenFromPath, Refused } from "./common.js";
-import { banner, board, dice, privateLines, seatName, setFaces } from "./board-view.js";
+import { banner, board, cardText, dice, privateLines, seatName, setFaces } from "./board-view.js";
 import { asksReveal, decisionPanel } from "./decision.js";
 import { autoClose, delaysFromAddress, idleVeil } from "./glance.js";
 import { alert as buzz, unlockSound } from "./buzz.js";
+import { keepAwake } from "./awake.js";
+import { fairLine, giveIfAsked, randomness } from "./fair-line.js";
 
 const token = tokenFromPath();
 const api = `/api/seat/${encodeURIComponent(token)}`;
@@ -38,8 +40,9 @@ function statusContent(you) {
   const team = (you.infected_team || []).filter((s) => s !== you.seat);
   return [
     el("span", { class: "status-name" }, label("status", you.status)),
-    has(`game.power.${you.status}`)
-      ? el("span", { class: "status-power" }, t(`game.power.${you.status}`)) : null,
+    // What the card does (and the infection power): part of the card, so held only.
+    has(`game.text.status.${you.status}`)
+      ? el("span", { class: "status-power" }, t(`game.text.status.${you.status}`)) : null,
     team.length ? el("span", { class: "status-team" }, t("phone.infected_team", {
       names: team.map((s) => seatName(payload.view, s)).join(", ") })) : null,
   ];
@@ -176,14 +179,15 @@ function notice(data) {
 
 // --- drawing ---
 
-function lobby(view) {
+function lobby(view, seat) {
   const seats = view.lobby.seats;
   return el("section", { class: "lobby" },
     el("p", { id: "lobby-state" }, t(seats.every((s) => s.claimed || s.bot)
       ? "phone.lobby.everyone" : "phone.lobby.waiting")),
     el("ul", {}, seats.map((s) => el("li", { class: s.claimed || s.bot ? "joined" : "" },
       s.name, " — ", t(s.claimed ? "phone.lobby.joined" : s.bot ? "phone.lobby.bot"
-                                                                  : "phone.lobby.not_joined")))));
+                                                                  : "phone.lobby.not_joined")))),
+    fairLine(view.lobby, seat));
 }
 
 function privatePanel(payload) {
@@ -208,7 +212,8 @@ function privatePanel(payload) {
     : you.events_in_hand.length ? ["event", you.events_in_hand] : null;
   if (hand) {
     parts.push(el("section", { class: "hand" }, el("h2", {}, t("phone.in_hand")),
-      el("ul", {}, hand[1].map((card) => el("li", {}, label(hand[0], card))))));
+      el("ul", {}, hand[1].map((card) => el("li", {}, label(hand[0], card),
+        el("small", { class: "card-says" }, cardText(hand[0], card)))))));
   }
   if (decision && (decision.options.length || decision.chosen)) {
     parts.push(decisionPanel(decision, payload, send, picked, () => setCard("open")));
@@ -230,9 +235,11 @@ function render() {
   $("mine").hidden = false;
   // Which state the page shows, for anyone checking that the page caught up (tests, support).
   document.body.dataset.state = view && view.state_id !== undefined ? view.state_id : "lobby";
+  // The screen stays on from the first tap until the game is over (awake.js).
+  keepAwake(!(view && view.outcome));
   if (!view || view.lobby) {
     $("card").hidden = true;
-    $("private").replaceChildren(lobby(view || { lobby: room }));
+    $("private").replaceChildren(lobby(view || { lobby: room }, seat));
     $("public").replaceChildren();
     return;
   }
@@ -251,8 +258,12 @@ function render() {
   drawCard();
   $("private").replaceChildren(...(hide ? [veilPanel(payload)] : privatePanel(payload)));
   $("public").replaceChildren(hide ? "" : board(payload));
-  // A decision that arrives while the player has scrolled away comes into view.
-  if (newTurn && !hide) $("decision") && $("decision").scrollIntoView({ block: "center" });
+  // A decision that arrives while the player has scrolled away comes into view: centred, or
+  // from its question down when it is taller than the screen (a phone on its side).
+  const asked = newTurn && !hide && $("decision");
+  if (asked) {
+    asked.scrollIntoView({ block: asked.offsetHeight > innerHeight ? "start" : "center" });
+  }
 }
 
 // The turn signal: vibration and a beep (buzz.js), and a flash of the whole page for the
@@ -279,7 +290,7 @@ async function main() {
   wirePeek();
   glance = idleVeil(setVeil);
   try {
-    await call("POST", `${api}/claim`);
+    await call("POST", `${api}/claim`, { contribution: randomness() });
   } catch (error) {
     failed(error);
     return;
@@ -289,7 +300,10 @@ async function main() {
                                    () => {});  // the legend is a help, never a failure
   stream = live({
     getUrl: api, eventsUrl: `${api}/events`,
-    onView: (data) => { message(""); payload = data; render(); },
+    onView: (data) => {
+      message(""); payload = data; render();
+      if (data.view && data.view.you) giveIfAsked(api, data.room, data.view.you.seat);
+    },
     onNotice: notice, onError: failed,
   });
 }

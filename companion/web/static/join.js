@@ -1,0 +1,47 @@
+// The table code's page: every seat in seat order; a player taps their own seat, which opens
+// that seat's page (it claims the seat, as scanning the seat's own code would).
+import { call, chosenLang, el, langToggle, loadLang, t } from "./common.js";
+
+const token = location.pathname.split("/").pop();
+const list = document.getElementById("seats");
+const message = document.getElementById("message");
+let seats = null;
+
+function draw() {
+  message.textContent = "";
+  message.className = "";
+  if (seats === null) return;
+  list.replaceChildren(...seats.map((s) => {
+    const label = [el("span", { class: "seat-number" }, t("phone.join.seat", { n: s.seat + 1 })),
+                   el("span", { class: "seat-name" }, s.name)];
+    if (s.token) {
+      if (s.bot) label.push(el("span", { class: "hint" }, t("phone.lobby.bot")));
+      return el("li", {}, el("a", { class: "button", href: `/s/${s.token}` }, label));
+    }
+    return el("li", { class: "taken" }, label,
+              el("span", { class: "hint" }, t("phone.lobby.joined")));
+  }));
+  if (!seats.some((s) => s.token)) {
+    message.className = "message";
+    message.textContent = t("phone.join.all_taken");
+  }
+}
+
+async function load() {
+  try {
+    seats = (await call("GET", `/api/join/${token}`)).seats;
+    draw();
+  } catch (error) {
+    seats = null;
+    list.replaceChildren();
+    message.className = "message error";
+    message.textContent = error.code === "unknown_token" ? t("phone.join.unknown_token")
+      : error.message;
+  }
+}
+
+await loadLang(chosenLang());
+document.getElementById("lang").append(langToggle(load));
+// Back from a seat's page: seats claimed meanwhile show as taken.
+addEventListener("pageshow", (event) => { if (event.persisted) load(); });
+await load();

@@ -1,0 +1,114 @@
+"""An interrupted test run stops what it started (issue 11: interrupting ./run-tests left a
+kiosk process holding its port and ignoring SIGTERM), and the kiosk itself stops on SIGTERM
+even when nobody reads its terminal."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import children
+from interrupted_kiosk import until_serving
+from systemd.throwaway_root import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+COMMAND = Path(sys.executable).with_name("darkmoon-companion")
+GUARD = 90  # seconds: a guard against a hang, never a measure of speed
+
+
+def port_free(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("sig, workers", [(signal.SIGINT, "0"), (signal.SIGTERM, "0"),
+                                          (signal.SIGTERM, "1")],
+                         ids=["ctrl-c", "sigterm", "sigterm-xdist"])
+def test_an_interrupted_run_leaves_no_kiosk_behind(tmp_path, sig, workers):
+    port, pidfile = free_port(), tmp_path / "kiosk.pid"
+    run = children.spawn(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", workers,
+         str(ROOT / "tests" / "interrupted_kiosk.py")],
+        cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        env={**os.environ, "DARKMOON_KIOSK_PORT": str(port),
+             "DARKMOON_KIOSK_PIDFILE": str(pidfile)})
+    kiosk = None
+    try:
+        deadline = time.monotonic() + GUARD
+        while not pidfile.exists() and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pidfile.exists(), run.communicate()[0].decode(errors="replace")[-3000:]
+        kiosk = int(pidfile.read_text())
+        assert children.group_alive(kiosk) and not port_free(port), "the kiosk is up"
+
+        os.kill(run.pid, sig)  # Ctrl-C, or a CI timeout's SIGTERM, to pytest itself
+        out, _ = run.communicate(timeout=GUARD)
+        assert children.wait_gone(kiosk, GUARD), \
+            "a process of the kiosk's group outlived the interrupted run"
+        assert port_free(port), "the kiosk's port is still held"
+        assert run.returncode != 0, out.decode(errors="replace")  # interrupted, not passed
+    finally:
+        children.end(run, signal.SIGKILL, 0)
+        if kiosk is not None and children.group_alive(kiosk):
+            os.killpg(kiosk, signal.SIGKILL)
+
+
+def test_the_kiosk_stops_on_sigterm_even_when_nobody_reads_its_terminal(tmp_path):
+    """Textual's exit waits for its last writes to the terminal; once nobody read it (a
+    stopped test runner, a stalled console) the kiosk ignored SIGTERM for ever. Within
+    systemd's TimeoutStopSec (15 s) it is gone, and its port free."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+    port = free_port()
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 120, 0, 0))
+    os.set_blocking(master, False)
+    proc = children.spawn(
+        [str(COMMAND), "--data-dir", str(tmp_path), "--port", str(port), "--listen",
+         "127.0.0.1", "--address", "127.0.0.1", "demo", "--pace", "0"],
+        stdin=slave, stdout=slave, stderr=slave, env={**os.environ, "TERM": "linux"})
+    os.close(slave)
+    try:
+        until_serving(master, port)
+        deadline = time.monotonic() + GUARD  # the demo draws until the terminal is full
+        while not writing_blocked(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert writing_blocked(proc.pid), "the kiosk's terminal never filled up"
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the kiosk ignored SIGTERM: systemd would SIGKILL it")
+        assert port_free(port)
+    finally:
+        children.end(proc, signal.SIGKILL, 0)
+        os.close(master)
+
+
+def writing_blocked(pid: int) -> bool:
+    """Whether a thread of `pid` sits in write(2) (number 1 on x86-64, 64 on arm64) on a
+    terminal nobody reads."""
+    calls = {"1", "64"}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/syscall") as f:
+                call = f.read().split(" ", 1)[0]
+            with open(f"/proc/{pid}/task/{tid}/wchan") as f:
+                wchan = f.read()
+        except OSError:
+            continue
+        if call in calls and wchan in ("wait_woken", "n_tty_write"):
+            return True
+    return False
