@@ -13,7 +13,7 @@ three turns in ten where one is open, but act through their page: a die is a tap
 
     .venv/bin/python bench/bench_taps.py [--quick] [--pi-class]
 
---quick: setup and the first twenty decisions only (what the test suite runs).
+--quick: setup and the first eight decisions only (what the test suite runs).
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from test_browser_kit import ARGS, CHROMIUM, PHONE, Served, seat_path  # noqa: E
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]
 SEED = 7
-QUICK_DECISIONS = 20
+QUICK_DECISIONS = 8
 VOTE_SHARE = 0.3  # the helpful bot never calls a vote; a table does, now and then
 MAX_DECISIONS = 600  # a guard: a game this long is a bug
 
