@@ -11,6 +11,7 @@ moment is one whole state with exactly that state's log.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Callable
 
 from .darkmoon import (Game, Position, Setup, public_view, seat_view, start, start_from,
@@ -37,6 +38,10 @@ class Table:
         self.seed = seed
         self.fair = fair  # None: a seeded game (or one stored before fair dealing): unverifiable
         self.facts: list[dict] = []  # append-only; a state's facts are facts[:its count]
+        # Where in `facts` the public ones are, and each seat's private ones: a view reads its
+        # log from these instead of scanning every fact of the game once per seat per command.
+        self._public: list[int] = []
+        self._private: dict[int, list[tuple[int, dict]]] = {}
         self._subscribers: list[tuple[object, Subscriber]] = []
         g = None
         for event in events:  # folds in place: a resumed game costs one replay, no copies
@@ -110,7 +115,13 @@ class Table:
 
     def _remember(self, event: dict) -> None:
         for fact in event["facts"]:
-            self.facts.append({"seq": event["state_id"], **fact})
+            fact = {"seq": event["state_id"], **fact}
+            if "to" in fact:
+                for seat in dict.fromkeys(fact["to"]):  # once each, as a scan would find it
+                    self._private.setdefault(seat, []).append((len(self.facts), fact))
+            else:
+                self._public.append(len(self.facts))
+            self.facts.append(fact)
 
     # --- what the game waits for, and who may see what ---
 
@@ -128,16 +139,32 @@ class Table:
     def public_view(self) -> dict:
         g, count = self._head
         view = public_view(g)
-        view["log"] = _log(g, self.facts[:count], None)
+        view["log"] = self._log(g, count, None, [])
         return view
 
     def seat_view(self, seat: int) -> dict:
         g, count = self._head
-        facts = self.facts[:count]
         view = seat_view(g, seat)
-        view["log"] = _log(g, facts, seat)
-        view["you"]["private_log"] = [f for f in facts if seat in f.get("to", ())]
+        private = [(i, f) for i, f in self._private.get(seat, ()) if i < count]
+        view["log"] = self._log(g, count, seat, private)
+        view["you"]["private_log"] = [f for _, f in private]
         return view
+
+    def _log(self, g: Game, count: int, seat: int | None,
+             private: list[tuple[int, dict]]) -> list[dict]:
+        """The latest LOG_LENGTH public facts and every private fact of `seat` (`private`:
+        its facts of this state, with their places), in order. The public part is the same for
+        every seat: counted with the private facts, an Infected seat (Telepathic Infected: one
+        fact more) would see fewer public lines than its neighbour. After the game every roll
+        and discarded card is shown: the log is sent whole."""
+        if g.outcome is not None:
+            return visible_facts(self.facts[:count], seat, True)
+        end = bisect_left(self._public, count)
+        places = self._public[max(0, end - LOG_LENGTH):end]
+        if private:
+            places = sorted(places + [i for i, _ in private])
+        facts = self.facts
+        return [facts[i] for i in places]
 
     def subscribe(self, audience, callback: Subscriber) -> Callable[[], None]:
         """Call `callback(audience, view)` after every accepted command; `audience` is
@@ -153,27 +180,6 @@ class Table:
                 views[audience] = (self.public_view() if audience == PUBLIC
                                    else self.seat_view(audience))
             callback(audience, views[audience])
-
-
-def _log(g: Game, facts: list[dict], seat: int | None) -> list[dict]:
-    """The latest LOG_LENGTH public facts and every private fact of `seat`, in order. The
-    public part is the same for every seat: counted with the private facts, an Infected seat
-    (Telepathic Infected: one fact more) would see fewer public lines than its neighbour.
-    After the game every roll and discarded card is shown: the log is sent whole."""
-    if g.outcome is not None:
-        return visible_facts(facts, seat, True)
-    shown, public = [], 0
-    for fact in reversed(facts):
-        if "to" not in fact:
-            if public < LOG_LENGTH:
-                public += 1
-                shown.append(fact)
-            elif seat is None:
-                break  # the board's log is complete: no private fact of anyone's to look for
-        elif seat is not None and seat in fact["to"]:
-            shown.append(fact)
-    shown.reverse()
-    return shown
 
 
 def _fair(seed: int | None, fair: Fair | None, players: int) -> Fair | None:

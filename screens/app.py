@@ -54,7 +54,12 @@ class KioskApp(App):
     def __init__(self, room, *, port: int = 8080, listen_host: str = "0.0.0.0",
                  base_url: str | None = None, kiosk: bool = False, serve: bool = True,
                  buttons=None, buttons_fallback=None, salvage=None):
-        super().__init__()
+        # 16 colours: the Linux console shows nothing else. Chosen here, before the first
+        # stylesheet is built, as App._watch_theme would: setting App.theme once mounted
+        # re-styles every widget, a quarter of the CPU spent before the first frame.
+        super().__init__(ansi_color=True)  # ANSI colours as they are, never as truecolour
+        self.set_reactive(App.theme, "ansi-dark")
+        self.set_class(True, "-theme-ansi-dark", update=False)
         self.room = room
         self.port = port
         self.listen_host = listen_host
@@ -69,6 +74,7 @@ class KioskApp(App):
         self.show_host = False  # a new host code (F5), shown until a phone opens it
         self.presses: set[asyncio.Task] = set()
         self._runner = None
+        self.serving = asyncio.Event()  # set once the phones' web server answers
         self._unlisten: list = []
         self._pending = False
         self._sigterm = False
@@ -84,7 +90,6 @@ class KioskApp(App):
         yield Pane(id="buttons-line")
 
     async def on_mount(self) -> None:
-        self.theme = "ansi-dark"  # 16 colours: the Linux console shows nothing else
         loop = asyncio.get_running_loop()
         self.room.attach(loop)
         try:  # Textual ignores SIGTERM; systemd stops the kiosk with it. A plain handler,
@@ -94,9 +99,6 @@ class KioskApp(App):
             self._sigterm = True
         except (NotImplementedError, RuntimeError, ValueError):
             pass  # not the main thread: whoever runs us handles signals
-        if self.serve:
-            from companion.web.server import start_server
-            self._runner = await start_server(self.room, self.listen_host, self.port)
         self._unlisten = [self.room.listen("presses", self._press_refused),
                           self.room.listen("room", self._heard),
                           self.room.listen(PUBLIC, self._heard)]
@@ -109,11 +111,21 @@ class KioskApp(App):
         self.watch_network()  # the join codes follow the Pi's address (issue 4)
         if not self.is_headless:
             self.set_interval(self.TERMINAL_EVERY, self.check_terminal)
-        # A full garbage collection walks every object of Textual and of the game: measured
-        # here as 60-90 ms pauses, the kiosk's slowest repaints. What exists once the kiosk is
-        # up lives as long as it does, so take it out of the collector's sight.
+
+    async def on_ready(self) -> None:
+        """The first frame is on the screen: now serve the phones. Importing aiohttp and
+        building the server is a quarter of the CPU of a start (a second on a Pi), and the
+        join screen need not wait for it: the port was checked free before the kiosk started,
+        and nobody scans a code in the second after it appears."""
+        if self.serve and self._runner is None:
+            from companion.web.server import start_server
+            self._runner = await start_server(self.room, self.listen_host, self.port)
+        # A full garbage collection walks every object of Textual, aiohttp and the game:
+        # measured as 60-90 ms pauses, the kiosk's slowest repaints. What exists once the
+        # kiosk is up and serving lives as long as it does: out of the collector's sight.
         gc.collect()
         gc.freeze()
+        self.serving.set()
 
     STOP_GRACE = 5.0  # seconds a SIGTERM'd kiosk has to exit cleanly (systemd allows 15)
 

@@ -239,9 +239,9 @@ class BoardView(Vertical):
         if self.has_class("wide"):
             q(Gauges).show(view, lang)
         q("#tracks", Pane).show(tracks(view, lang, w("tracks")), say(lang, "board.tracks_title"))
-        q("#seats", Pane).show(seats(view, lang, w("seats")) + free_seats(kiosk, lang)
-                               + reflow(fair_play(kiosk, lang), w("seats")),
-                               say(lang, "board.seats_title"))
+        players = seats(view, lang, w("seats")) + free_seats(kiosk, lang) \
+            + reflow(fair_play(kiosk, lang), w("seats"))
+        q("#seats", Pane).show(players, say(lang, "board.seats_title"))
         title, body = live_panel(view, lang, w("live"))
         moves = paragraphs([f"• {m}" for m in said.get("mirror", [])], w("mirror"),
                            say(lang, "board.nothing_to_mirror"))
@@ -249,5 +249,16 @@ class BoardView(Vertical):
         live.show(body, title)
         live.display = not self.crowded(view, body, moves)
         q("#mirror", Pane).show(moves, say(lang, "board.mirror_title"))
-        q("#log", Pane).show(paragraphs(list(reversed(said.get("log", []))), w("log"), "—"),
+        q("#log", Pane).show(paragraphs(list(reversed(said.get("log", []))), w("log"), "—",
+                                        self.log_rows(players)),
                              say(lang, "board.log_title"))
+
+    def log_rows(self, players: Text) -> int | None:
+        """The most rows the log can show under the players' pane once `players` is drawn
+        there (the newest sentences first): laying out and repainting the whole game's log,
+        most of it below the screen's edge, was most of a press's repaint."""
+        column = self.query_one("#board-middle").content_size.height
+        if not column:
+            return None  # not laid out yet: all of it
+        above = players.plain.count("\n") + 1 + self.query_one("#seats").styles.gutter.height
+        return max(column - above - self.query_one("#log").styles.gutter.height, 1)

@@ -6,6 +6,7 @@ import re
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.geometry import Region
 from textual.widgets import Static
 
 
@@ -37,14 +38,48 @@ class Pane(Static):
     def show(self, text: Text, title: str | None = None) -> None:
         if title is not None and title != self.border_title:
             self.border_title = title
-        if text != self._shown:
-            self._shown = text
-            # A pane of fixed size repaints its own cells only; a whole-screen layout pass
-            # per button press would cost more than everything else together.
-            styles = self.styles
-            fixed = not (styles.height is None or styles.height.is_auto or
-                         styles.width is None or styles.width.is_auto)
-            self.update(harmless(text), layout=not fixed)
+        if text == self._shown:
+            return
+        before, self._shown = self._shown, text
+        # A pane of fixed size repaints its own cells only; a whole-screen layout pass
+        # per button press would cost more than everything else together. A pane that
+        # grows to fit its text needs one only when its number of rows changes.
+        styles = self.styles
+        fixed = not (styles.height is None or styles.height.is_auto or
+                     styles.width is None or styles.width.is_auto)
+        same = self._same_rows(before, text)
+        # Rows kept, only those whose line changed are repainted: a press changes a line
+        # or two of a pane, and every repainted row costs as much as a changed one.
+        self._repaint_rows = self._changed_rows(before, text) if same else None
+        try:
+            self.update(harmless(text), layout=not (fixed or same))
+        finally:
+            self._repaint_rows = None
+
+    _repaint_rows: list[int] | None = None  # set only while show() updates the pane
+
+    def refresh(self, *regions, **kwargs):
+        if self._repaint_rows and not regions:
+            width = self.content_size.width
+            regions = tuple(Region(0, row, width, 1) for row in self._repaint_rows)
+        return super().refresh(*regions, **kwargs)
+
+    def _same_rows(self, before: Text | None, text: Text) -> bool:
+        """True when `text` takes as many rows as `before` did: as many lines, each fitting
+        the pane's width (so the terminal wraps none), in a pane whose width is its own."""
+        width = self.content_size.width
+        if before is None or not width or self.styles.width is None \
+                or self.styles.width.is_auto:
+            return False
+        old, new = before.plain.split("\n"), text.plain.split("\n")
+        return len(old) == len(new) and all(cell_len(line) <= width for line in old + new)
+
+    @staticmethod
+    def _changed_rows(before: Text, text: Text) -> list[int]:
+        """The rows whose line differs, words or styles, between two texts of as many lines
+        that the terminal wraps not."""
+        old, new = before.split("\n", allow_blank=True), text.split("\n", allow_blank=True)
+        return [row for row, (was, now) in enumerate(zip(old, new)) if was != now]
 
 
 def heading(text: Text, words: str) -> None:
@@ -82,11 +117,14 @@ def flow(text: Text, units: list[tuple[str | Text, str]], width: int, sep: str =
         column, fresh = column + size, False
 
 
-def paragraphs(items: list[str], width: int, empty: str) -> Text:
-    """One item a paragraph, its later lines indented under its first word."""
+def paragraphs(items: list[str], width: int, empty: str, rows: int | None = None) -> Text:
+    """One item a paragraph, its later lines indented under its first word; with `rows`,
+    only the items that begin within that many lines (a pane shows no more)."""
     t = Text()
     for i, item in enumerate(items):
         if i:
+            if rows is not None and t.plain.count("\n") + 1 >= rows:
+                break
             t.append("\n")
         flow(t, [(w, "") for w in item.split(" ")], width, sep=" ")
     return t if items else Text(empty)

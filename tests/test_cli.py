@@ -138,3 +138,15 @@ def test_options_before_demo_are_kept():
     assert (args.port, args.data_dir, args.players) == (9000, "/tmp/d", 4)
     args = parse(["demo", "--port", "9001"])
     assert args.port == 9001 and args.data_dir == "data" and args.buttons is None
+
+
+async def test_the_product_draws_its_start_screen_then_serves_the_phones(tmp_path):
+    """The phones' server starts after the kiosk's first frame (it is a quarter of a start's
+    work on a Pi): the start screen is drawn and the server still answers."""
+    from power.product import Product, free_port
+    product = Product(tmp_path / "data", free_port())
+    await product.start()  # returns once the phones' server answers /api/board
+    try:
+        assert f"http://127.0.0.1:{product.port}" in product.screen(), product.screen()
+    finally:
+        assert product.stop() == 0

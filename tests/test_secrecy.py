@@ -90,6 +90,7 @@ async def play_and_record(tmp_path, players, seed, variants, lang):
     frames, polled, streamed = 0, [], []
     rng = random.Random(seed)
     async with app.run_test(size=(120, 36)) as pilot:
+        await app.serving.wait()  # the phones' server starts after the first frame
         jar = aiohttp.CookieJar(unsafe=True)
         jar.update_cookies({"dm_phone": "phone-0"})
         async with aiohttp.ClientSession(cookie_jar=jar) as host, \

@@ -10,8 +10,9 @@ from .words import Words
 # the log's sixty sentences for each of the 7 phones, the board and the host (on a Pi, most of
 # the time a command took to reach the table). Keyed by the fact object itself (held in the
 # entry, so its id cannot be reused while cached) and by what of the view the words read:
-# the seat names and what sets a task's difficulty.
-_SENTENCES: dict[tuple, tuple[dict, str]] = {}
+# the seat names and what sets a task's difficulty. One table of facts per language and
+# context, so a log's sixty look-ups hash the context once, not sixty times.
+_SENTENCES: dict[tuple, dict[int, tuple[dict, str]]] = {}
 _MOST_SENTENCES = 4096
 
 
@@ -22,15 +23,17 @@ def _context(view: dict) -> tuple:
 
 
 def _sentences(w: Words, log: list[dict]) -> list[str]:
-    context = _context(w.view)
+    key = (w.lang, _context(w.view))
+    known = _SENTENCES.get(key)
+    if known is None or len(known) >= _MOST_SENTENCES:
+        if len(_SENTENCES) >= 8:  # a few languages and contexts; old games drop out
+            _SENTENCES.clear()
+        known = _SENTENCES[key] = {}
     said = []
     for fact in log:
-        key = (w.lang, id(fact), context)
-        hit = _SENTENCES.get(key)
+        hit = known.get(id(fact))
         if hit is None or hit[0] is not fact:
-            if len(_SENTENCES) >= _MOST_SENTENCES:
-                _SENTENCES.clear()
-            hit = _SENTENCES[key] = (fact, describe(w, fact))
+            hit = known[id(fact)] = (fact, describe(w, fact))
         said.append(hit[1])
     return said
 

@@ -25,6 +25,7 @@ from ..lang import LANGS, catalogue, view_text
 from ..replay import summary
 from ..room import PUBLIC, BadRequest, NotReady, Room, RoomError
 from . import guard
+from .encode import payload_json
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "dm_phone"
@@ -158,8 +159,7 @@ def encoded(request: web.Request, key: tuple, build) -> bytes:
     if hit is None or hit[0] != room.version:
         if len(cache) > 64:
             cache.clear()
-        hit = cache[key] = (room.version, json.dumps(build(), separators=(",", ":"),
-                                                     ensure_ascii=False).encode())
+        hit = cache[key] = (room.version, payload_json(build()))
     return hit[1]
 
 
@@ -194,9 +194,10 @@ async def stream(request: web.Request, audiences: tuple, key: tuple,
         await response.write(f"retry: {RETRY_MS}\n\n".encode())
         wake.set()
         while True:
-            try:
-                await asyncio.wait_for(wake.wait(), PING_SECONDS)
-            except asyncio.TimeoutError:
+            try:  # a timer, not wait_for's extra task per wake-up (27 streams per command)
+                async with asyncio.timeout(PING_SECONDS):
+                    await wake.wait()
+            except TimeoutError:
                 await response.write(b": ping\n\n")
                 continue
             wake.clear()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from rich.color import ColorType
 
 from companion.room import Room, SeatClaimed, UnknownToken
 from companion.store import EventStore
@@ -216,3 +217,15 @@ async def test_a_name_stored_by_an_older_version_never_reaches_the_terminal_raw(
         assert len(shown_codes(app)) == 3
         assert not any(ch in text for ch in "\x1b\x07\x9b\u202e")
         assert "Ana" in text and "Ben" in text
+
+
+async def test_the_kiosk_draws_only_the_16_colours_the_pi_console_shows(room):
+    """The Linux console has 16 colours; a true colour would be guessed at, or lost. The theme
+    is chosen before the first frame (choosing it after re-styles every widget at start)."""
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        kinds = {colour.type for y in range(SIZE[1]) for x in range(SIZE[0])
+                 for colour in (app.screen.get_style_at(x, y).color,
+                                app.screen.get_style_at(x, y).bgcolor) if colour is not None}
+        assert kinds <= {ColorType.DEFAULT, ColorType.STANDARD}, kinds

@@ -173,3 +173,58 @@ async def test_a_stream_opened_without_a_language_follows_the_rooms(
     assert spanish == await (await table.host.get("/api/board")).json()
     seat_view = await seat.next_view(lambda p: p["room"]["lang"] == "es")
     assert seat_view == await (await table.seats[1][0].get(table.seat_url(1))).json()
+
+
+async def test_a_long_games_streams_carry_exactly_what_a_request_gets(
+        room, set_up_game, open_stream):
+    """Each stream's log facts are encoded once and shared by every view that shows them: a
+    phone must still get exactly its own view, with its own secrets, the sixty latest public
+    facts, and at game over the whole log, just as a request for it returns."""
+    table = await set_up_game(NAMES)
+    gets = {seat: table.seat_url(seat) for seat in range(4)}
+    gets.update(board="/api/board", host=table.host_url)
+    rng = random.Random(1)
+
+    async def compare() -> None:
+        streams = await all_streams(table, open_stream)
+        for who, stream in streams.items():
+            phone = table.seats[who][0] if isinstance(who, int) else table.host
+            event, payload = await stream.next()
+            assert event == "view"
+            assert payload == await (await phone.get(gets[who])).json()
+            await stream.close()
+
+    async def play_until(done) -> None:
+        for _ in range(3000):
+            if done(room.table):
+                return
+            g = room.table.state
+            seat = rng.choice(g.pending.seats)
+            await room.submit(seat, choice_for(g, seat, rng))
+        pytest.fail("the seeded game never got there")
+
+    await play_until(lambda t: sum("to" not in f for f in t.facts) > 70)
+    assert all(room.table.seat_view(seat)["you"]["private_log"] for seat in range(4))
+    await compare()
+    await play_until(lambda t: t.over)
+    await compare()
+
+
+async def test_a_quiet_stream_is_pinged_and_still_gets_the_next_view(
+        room, set_up_game, open_stream, monkeypatch):
+    """A comment line now and then finds a phone that went away; the stream goes on waiting
+    for the next change after it."""
+    from companion.web import server
+    monkeypatch.setattr(server, "PING_SECONDS", 0.05)
+    table = await set_up_game(NAMES)
+    stream = await open_stream(table.seats[0][0], table.seat_url(0, "/events"))
+    first = await stream.next_view()
+    while b": ping" not in stream.raw:
+        line = await stream.response.content.readline()
+        assert line, "the stream ended"
+        stream.raw += line
+    g = room.table.state
+    seat = g.pending.seats[0]
+    await room.submit(seat, choice_for(g, seat, random.Random(0)))
+    later = await stream.next_view()
+    assert later["view"]["state_id"] > first["view"]["state_id"]
