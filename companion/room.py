@@ -449,7 +449,7 @@ class Room:
             loop = self.loop
             if loop is not None and not loop.is_closed():
                 loop.call_soon_threadsafe(self._changed, audience)
-        self.table.subscribe(PUBLIC, changed)
+        self.table.subscribe(None, changed)
 
     def _changed(self, _audience) -> None:
         self._tell(PUBLIC)

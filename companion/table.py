@@ -168,7 +168,9 @@ class Table:
 
     def subscribe(self, audience, callback: Subscriber) -> Callable[[], None]:
         """Call `callback(audience, view)` after every accepted command; `audience` is
-        PUBLIC or a seat number. Returns a function that unsubscribes."""
+        PUBLIC or a seat number, or None for only the news of a change (view None: the room
+        builds each reader's view itself, so none is built for it here, on the hot path).
+        Returns a function that unsubscribes."""
         entry = (audience, callback)
         self._subscribers.append(entry)
         return lambda: self._subscribers.remove(entry)
@@ -177,7 +179,8 @@ class Table:
         views: dict = {}
         for audience, callback in list(self._subscribers):
             if audience not in views:
-                views[audience] = (self.public_view() if audience == PUBLIC
+                views[audience] = (None if audience is None else
+                                   self.public_view() if audience == PUBLIC
                                    else self.seat_view(audience))
             callback(audience, views[audience])
 
