@@ -1,4 +1,5 @@
-"""GPIO seat button (mock pin) -> the Table's accepted command, 7 seats (target: p99 <= 5 ms).
+"""GPIO seat button (mock pin) -> the Table's accepted command, 7 seats (target: p99 <= 5 ms
+here, <= 10 ms on the pi-class budget: issue 12).
 
 A real Room on a real SQLite file (the durable commit's fsync included), the GpioSource with
 its ticker thread running as in production, gpiozero's MockFactory for the pins. The pins
@@ -12,6 +13,9 @@ Two paths, since a seat's wiring decides when its press counts:
     starts just before drive_low();
   * release: the shipped map (BLACK and RED only), so a press counts as the pin goes high;
     the clock starts just before drive_high() (the time the finger was down is not counted).
+Each press comes REST after the game began waiting for it, as a player's does (they see the
+game wait first), so the bots' moves that led there are not counted in it: on the pi-class
+budget they used up the CPU quota and the press waited out the budget's stall.
 The clock stops when room.press() returns the accepted command on the loop. The part before
 room.press is printed too, and the same kind of press handed straight to room.press, to tell
 the buttons' share from the Table's (its fsync dominates on a slow disk).
@@ -33,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from budget import parse  # noqa: E402
+from budget import parse, target  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from hardware.config import GpioSeat, load  # noqa: E402
@@ -116,6 +120,7 @@ async def measure(room, factory: MockFactory, seats, samples: int, on_release: b
                 await room.submit(seat, {"decision": "vote", "option": ["abstain"]})
                 continue
             pins = [factory.pin(getattr(seats[seat], colour)) for colour in colours]
+            await asyncio.sleep(REST)  # the player sees the game wait, then presses
 
             def down():
                 start = time.perf_counter()
@@ -150,20 +155,24 @@ async def measure(room, factory: MockFactory, seats, samples: int, on_release: b
     return latencies, handed, seed
 
 
-async def room_press_alone(room, samples: int, seed: int) -> tuple[list[float], int]:
+async def room_press_alone(room, samples: int, seed: int) -> tuple[list[float], list[float], int]:
     """The same kind of presses handed straight to room.press on the loop: the Table and its
-    durable commit alone, to tell what a box (pins, serial line) adds."""
-    latencies = []
+    durable commit alone, to tell what a box (pins, serial line) adds. With the CPU time the
+    process spent on each (every thread: the loop's and the writer's): what the pi-class
+    budget turns into about five times as much wall time."""
+    latencies, cpu = [], []
     while len(latencies) < samples:
         seed += 1
         view = await next_moment(room, seed)
         seat, colours = button_for(room, view["waiting"], True)
-        start = time.perf_counter()
+        await asyncio.sleep(REST)
+        start, used = time.perf_counter(), time.process_time()
         if await room.press(seat, colours[0]) is None:
             raise RuntimeError(f"seat {seat} {colours} was not accepted: {view['waiting']}")
         latencies.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - used) * 1000)
         await asyncio.sleep(REST)
-    return latencies, seed
+    return latencies, cpu, seed
 
 
 async def run(samples: int) -> dict[str, list[list[float]]]:
@@ -174,7 +183,7 @@ async def run(samples: int) -> dict[str, list[list[float]]]:
         try:
             *down, seed = await measure(room, factory, WITH_GREY, samples, False, 0)
             *release, seed = await measure(room, factory, SHIPPED, samples, True, seed)
-            alone, _ = await room_press_alone(room, samples, seed)
+            *alone, _ = await room_press_alone(room, samples, seed)
         finally:
             factory.close()
             await room.close()
@@ -196,15 +205,16 @@ def main() -> None:
                         help=f"presses per path (default {SAMPLES}, {QUICK_SAMPLES} with --quick)")
     args = parse(parser)
     samples = args.presses or (QUICK_SAMPLES if args.quick else SAMPLES)
-    target = "" if args.quick else " (target p99 <= 5 ms)"
+    target_text = "" if args.quick else f" (target p99 <= {target(5, 10):g} ms)"
     results = asyncio.run(run(samples))
-    alone = results.pop("alone")
+    alone, cpu = results.pop("alone")
     for path, (latencies, handed) in results.items():
         print(f"GPIO press (mock pin) -> accepted command, 7 seats, {path}, "
-              f"{len(latencies)} presses: {figures(latencies)}{target}")
+              f"{len(latencies)} presses: {figures(latencies)}{target_text}")
         print(f"    of which pin -> room.press on the loop: {figures(handed)}")
     print(f"for comparison, room.press alone on the loop (Table + fsync), {len(alone)} presses: "
           f"{figures(alone)}")
+    print(f"    CPU time per press, all threads: {figures(cpu)}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """Seat key press -> kiosk repaint latency with 7 seats (target on a Pi-class budget: p99 <= 50 ms).
 
 A real Room on a real SQLite store, the kiosk headless at 120x36 under Textual's Pilot.
-Each sample presses the deciding seat's key during a malfunction's participation (BLACK: IN)
-or a vote (GREY: abstain). The clock starts as the key is handed to the app and stops when
+Each sample hands the app the deciding seat's key, as the terminal's driver does, during a
+malfunction's participation (BLACK: IN) or a vote (GREY: abstain). The clock starts as the key is handed to the app and stops when
 Textual sends the first repaint whose cells show the change (the seat's token turning IN, or
 one more "has chosen"); that repaint is also encoded to terminal bytes, as a real terminal
 would get it. The time includes the command's durable SQLite commit (fsync) on the writer
@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from budget import parse  # noqa: E402
+from textual import events  # noqa: E402
 
 from screens.app import KioskApp  # noqa: E402
 from screens.words import say  # noqa: E402
@@ -105,8 +106,12 @@ async def measure(samples: int) -> dict[str, list[float]]:
                     done.clear()
                     done["check"] = lambda: live(app).count(cast) > before \
                         or revealed in live(app)
+                # The key handed to the app as the terminal's driver hands it over (Pilot's
+                # press also walks every widget to wait for it: work no kiosk does).
+                event = events.Key(key, key)
+                event.set_sender(app)
                 start = time.perf_counter()
-                await pilot.press(key)
+                app._driver.send_message(event)
                 for _ in range(200):
                     if "at" in done:
                         break

@@ -1,4 +1,5 @@
-"""Serial button box line (pty) -> the Table's accepted command, 7 seats (target: p99 <= 5 ms).
+"""Serial button box line (pty) -> the Table's accepted command, 7 seats (target: p99 <= 5 ms;
+on the pi-class budget <= 10 ms, as for the GPIO buttons: issue 12).
 
 A real Room on a real SQLite file (the durable commit's fsync included), the SerialSource
 reader thread as in production (pyserial on a real pty pair), and the simulated box
@@ -38,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from budget import parse  # noqa: E402
+from budget import parse, target  # noqa: E402
 from bench_gpio import (REST, button_for, figures, next_moment, room_press_alone,  # noqa: E402
                         timed_hand_off)
 
@@ -151,7 +152,7 @@ async def run(samples: int, data_dir: str | None):
         room.attach(asyncio.get_running_loop())
         try:
             latencies, handed, seed = await measure(room, samples, 0)
-            alone, _ = await room_press_alone(room, samples, seed)
+            alone, _cpu, _ = await room_press_alone(room, samples, seed)
         finally:
             await room.close()
             room.store.close()
@@ -171,7 +172,7 @@ def main() -> None:
     floor = pty_floor(presses)
     print(f"serial DN line (pty) -> accepted command, {SEATS} seats with GREY buttons, "
           f"{len(latencies)} presses: {figures(latencies)}"
-          + ("" if args.quick else " (target p99 <= 5 ms)"))
+          + ("" if args.quick else f" (target p99 <= {target(5, 10):g} ms)"))
     print(f"    of which line -> room.press on the loop: {figures(handed)}")
     print(f"for comparison, room.press alone on the loop (Table + fsync), {len(alone)} presses: "
           f"{figures(alone)}")

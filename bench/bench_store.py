@@ -38,6 +38,7 @@ def main() -> None:
         path = Path(tmp) / "bench.sqlite"
         store = EventStore(path)
         game = store.new_game({"players": 5, "seed": 1})
+        store.prepare_log()  # as the room does once a game is dealt
         latencies_ms = []
         for seq in range(1, commands + 1):
             batch = records(seq)

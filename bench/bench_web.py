@@ -1,6 +1,6 @@
 """The web server under a full table: 7 seats, each with its phone's event stream, and 20 board
-pages watching, on loopback. The Room and the server run in a child process (as on the Pi,
-without the kiosk), so the clients' memory and parsing do not count against it.
+pages watching, on loopback. The Room and the server run in a child process (the Pi; with
+--kiosk the kiosk too), so the clients' memory and parsing do not count against it.
 
 Phones play whole games by sending their seat's commands over HTTP, chosen from their own
 screens (no bots). Each command is sent only once every stream has shown the previous one.
@@ -10,12 +10,17 @@ Prints:
     receiving the view that shows it; p50 / p99 / max   (target p99 <= 50 ms)
   * reveal spread: at each vote's last ballot, from the first phone to the last phone
     receiving the view with the revealed votes; p50 / p99 / max   (target p99 <= 20 ms)
+  * command acknowledged: the POST's round trip, its fsync included  (target p99 <= 40 ms)
   * the server process's resident memory, now and at its peak (target <= 120 MB)
+  * with --kiosk (the whole Pi as it runs at the table): the kiosk drawn in the server's
+    process, and each command's time from its arrival to the kiosk's repaint  (target p99 <= 50 ms)
 
 Usage: .venv/bin/python bench/bench_web.py [--games N] [--seed S] [--data-dir DIR] [--quick]
-                                            [--pi-class]
+                                            [--kiosk] [--pi-class]
 --quick: the first 12 commands of one game, no targets judged (what the test suite runs);
---pi-class: on a Pi-4-class CPU budget (bench/budget.py), server and clients alike.
+--pi-class: the server (and with --kiosk the kiosk: the Pi) on a Pi-4-class CPU budget
+(bench/budget.py); the phones and viewers are other devices: they run on this machine's other
+core, off the budget.
 """
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ import time
 from pathlib import Path
 
 import aiohttp
-from budget import parse
+from budget import add_options, describe, pi_class_prefix
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -44,22 +49,55 @@ WAIT = 10.0  # seconds: a stream that shows nothing for this long is a failure, 
 STATE_ID = re.compile(rb'"view":\{"state_id":(\d+)')
 
 # The child: Room + web server on a free port, a game set up as the kiosk would have it; it
-# prints the port and the codes the kiosk would show, then serves until stdin closes.
+# prints the port and the codes the kiosk would show, then serves until stdin closes. With a
+# third argument "kiosk" it is the whole Pi: the kiosk drawn (headless, 120x36) on the same
+# loop, and it prints, as it ends, how long each change took to reach the kiosk's screen.
 SERVER = """
-import asyncio, json, sys
-from companion.room import Room
+import asyncio, json, statistics, sys, time
+from companion.room import Room, PUBLIC
 from companion.store import EventStore
 from companion.web.server import start_server
 
-async def main():
-    room = Room(EventStore(sys.argv[1]), seed=int(sys.argv[2]), bot_delay=0)
-    room.attach(asyncio.get_running_loop())
-    await room.new_game({"names": json.loads(sys.argv[3])})
+async def serve(room, redraws=None):
     runner = await start_server(room, "127.0.0.1", 0)
     print(json.dumps({"port": runner.addresses[0][1], "host": room.host_token,
                       "seats": room.kiosk_view()["seat_tokens"]}), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
     await runner.cleanup()
+
+async def main():
+    room = Room(EventStore(sys.argv[1]), seed=int(sys.argv[2]), bot_delay=0)
+    room.attach(asyncio.get_running_loop())
+    await room.new_game({"names": json.loads(sys.argv[3])})
+    if sys.argv[4:] != ["kiosk"]:
+        await serve(room)
+    else:
+        from screens.app import KioskApp
+        app = KioskApp(room, serve=False, base_url="http://192.168.100.123:8080")
+        # each change timed from its command's arrival (the phones send one at a time)
+        began, changed, latencies = [], [], []
+        submit = room.seat_submit
+        async def timed(*args, **kwargs):
+            began.append(time.perf_counter())
+            return await submit(*args, **kwargs)
+        room.seat_submit = timed
+        def heard(_audience, _payload):
+            if began:  # a phone's command (the host's deal is not timed)
+                changed.append(began.pop())
+        room.listen(PUBLIC, heard)
+        async with app.run_test(size=(120, 36)):
+            display = app._display
+            def displayed(screen, update):
+                display(screen, update)
+                if update is not None and changed:
+                    update.render_segments(app.console)  # the bytes a terminal is sent
+                    now = time.perf_counter()
+                    latencies.extend(now - t for t in changed)
+                    changed.clear()
+            app._display = displayed
+            await serve(room)
+        ms = sorted(s * 1000 for s in latencies)
+        print(json.dumps({"kiosk_ms": ms}), flush=True)
     await room.close()
 
 asyncio.run(main())
@@ -74,6 +112,16 @@ def cpu_seconds(pid: int, children: bool = False) -> float:
     if children:
         ticks += int(fields[13]) + int(fields[14])
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def server_pid(pid: int) -> int:
+    """The Python server itself: under pi-class the child is the script, which starts it."""
+    for _ in range(100):
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        if not children:
+            return pid
+        pid = int(children[0])
+    return pid
 
 
 def memory_mb(pid: int) -> tuple[float, float]:
@@ -218,26 +266,41 @@ def main() -> None:
     parser.add_argument("--data-dir", default=None,
                         help="where the games' SQLite files go (default: a temporary folder "
                              "on the disk; /dev/shm takes the disk's fsync out of the figures)")
-    args = parse(parser)
+    parser.add_argument("--kiosk", action="store_true",
+                        help="the whole Pi: the kiosk drawn in the server's process too")
+    # --pi-class puts the server (the Pi) on the budget; the phones are other devices and
+    # read their streams on the rest of this machine, on a core of their own.
+    args = add_options(parser).parse_args()
+    prefix = pi_class_prefix() if args.pi_class else []
+    if args.pi_class:
+        os.sched_setaffinity(0, set(range(os.cpu_count() - 1)) or {0})
+        print("budget: server on pi-class (1 core at 20%); phones on this machine's other core",
+              flush=True)
+    else:
+        print(describe(), flush=True)
     most = QUICK_COMMANDS if args.quick else None
     if args.quick:
         args.games = 1
     figures: dict[str, list[float]] = {"ack": [], "phone": [], "viewer": [], "spread": []}
-    memory, commands, cpu = [], 0, 0.0
+    memory, commands, cpu, kiosk = [], 0, 0.0, []
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(dir=args.data_dir) as data:
         for game in range(args.games):
             child = subprocess.Popen(
-                [PYTHON, "-c", SERVER, str(Path(data) / f"g{game}.db"), str(args.seed + game),
-                 json.dumps(NAMES)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                [*prefix, PYTHON, "-c", SERVER, str(Path(data) / f"g{game}.db"),
+                 str(args.seed + game), json.dumps(NAMES), *(["kiosk"] if args.kiosk else [])],
+                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             try:
                 codes = json.loads(child.stdout.readline())
-                began = cpu_seconds(child.pid)
+                server = server_pid(child.pid)
+                began = cpu_seconds(server)
                 commands += asyncio.run(play_game(codes["port"], codes, rng, figures, most))
-                cpu += cpu_seconds(child.pid) - began
-                memory.append(memory_mb(child.pid))
+                cpu += cpu_seconds(server) - began
+                memory.append(memory_mb(server))
             finally:
                 child.stdin.close()
+                if args.kiosk:
+                    kiosk += json.loads(child.stdout.readline())["kiosk_ms"]
                 try:
                     child.wait(10)
                 except subprocess.TimeoutExpired:
@@ -250,7 +313,11 @@ def main() -> None:
     print(summary("command -> every viewer's update", figures["viewer"]))
     print(summary("command -> every update (phones and viewers)",
                   figures["phone"] + figures["viewer"], 50, judged))
-    print(summary("command acknowledged (POST round trip, fsync included)", figures["ack"]))
+    print(summary("command acknowledged (POST round trip, fsync included)", figures["ack"],
+                  40, judged))
+    if args.kiosk:
+        print(summary("command -> kiosk repaint (same process as the server)",
+                      [ms / 1000 for ms in kiosk], 50, judged))
     print(summary(f"vote reveal spread across the 7 phones ({len(figures['spread'])} votes)",
                   figures["spread"], 20, judged))
     print(f"server CPU time per command (its 27 updates included): "

@@ -69,6 +69,12 @@ def on_pi_class() -> bool:
     return bool(cgroup) and CGROUP_NAME in cgroup
 
 
+def target(here: float, pi_class: float) -> float:
+    """A target for the budget this bench runs on: the issue's Pi-class figure under pi-class,
+    else the one for this machine (about five times faster per core)."""
+    return pi_class if on_pi_class() else here
+
+
 def describe() -> str:
     """The budget line every bench prints first."""
     cores = len(os.sched_getaffinity(0))
@@ -82,18 +88,25 @@ def describe() -> str:
     return f"budget: this machine ({cores} {plural}{limit})"
 
 
+def pi_class_prefix() -> list[str]:
+    """The command words that start a program on the pi-class budget (exits with the reason
+    when this machine cannot)."""
+    reason = None
+    if not os.access(PI_CLASS, os.X_OK):
+        reason = f"{PI_CLASS} is not there (set DARKMOON_PI_CLASS to the script)"
+    elif os.geteuid() != 0:
+        reason = "it needs root to make a cpu cgroup"
+    if reason:
+        sys.exit(f"--pi-class: cannot run on the pi-class budget: {reason}")
+    return [str(PI_CLASS)]
+
+
 def begin(args: argparse.Namespace) -> None:
     """With --pi-class, re-run this very command under pi-class and exit with its status;
     otherwise print the budget line and return."""
     if args.pi_class and not on_pi_class():
-        reason = None
-        if not os.access(PI_CLASS, os.X_OK):
-            reason = f"{PI_CLASS} is not there (set DARKMOON_PI_CLASS to the script)"
-        elif os.geteuid() != 0:
-            reason = "it needs root to make a cpu cgroup"
-        if reason:
-            sys.exit(f"--pi-class: cannot run on the pi-class budget: {reason}")
-        argv = [str(PI_CLASS), sys.executable, os.path.abspath(sys.argv[0]), *sys.argv[1:]]
+        argv = [*pi_class_prefix(), sys.executable, os.path.abspath(sys.argv[0]),
+                *sys.argv[1:]]
         # pi-class itself says why when it cannot limit the CPU, and exits non-zero
         sys.exit(subprocess.run(argv).returncode)
     print(describe(), flush=True)

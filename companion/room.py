@@ -60,6 +60,8 @@ class Room:
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="table-writer")
         self._lock = asyncio.Lock()  # room changes and command authorisation, in order
         self._listeners: list[tuple[object, Listener]] = []
+        self._in_flight = 0   # commands on the writer whose callers have no answer yet
+        self._held = False    # a table change heard meanwhile: told once they have it
         self._bots = Bots(self, seed, bot_delay)
         self.notices: list[dict] = []
         self.notice_count = 0  # every notice so far: a page tells which of them are new
@@ -87,6 +89,8 @@ class Room:
                 self._watch_table()
         # Before the loop serves anyone: the first host code is on disk before it is shown.
         store.put_setting(SETTING, self._record())
+        if self.table is not None:
+            self._writer.submit(_prepare_log, store)  # as after a deal (see _deal)
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         """Run on `loop` (the kiosk's): table changes come back to it, bots play on it."""
@@ -337,6 +341,9 @@ class Room:
         self.table = table
         self.games_dealt = max(self.games_dealt, table.game_id)
         self._watch_table()
+        # Before the game's first command, on the writer but not awaited: its commits then
+        # overwrite a log file of full size instead of growing it (EventStore.prepare_log).
+        self._writer.submit(_prepare_log, self.store)
         self._tell("room")
         self._tell(PUBLIC)
         for seat in range(len(lobby["seats"])):
@@ -383,8 +390,11 @@ class Room:
         """Put the command on the writer's queue now, in lock order, for the current game."""
         if self.table is None:
             raise NotReady("the game has not started")
-        return asyncio.get_running_loop().run_in_executor(
+        pending = asyncio.get_running_loop().run_in_executor(
             self._writer, self.table.submit, actor, command)
+        self._in_flight += 1
+        pending.add_done_callback(self._answered)  # before the caller awaits it: runs first
+        return pending
 
     async def _stored(self, pending: asyncio.Future) -> dict:
         events = await self._saved(pending)
@@ -452,6 +462,28 @@ class Room:
         self.table.subscribe(None, changed)
 
     def _changed(self, _audience) -> None:
+        """A command changed the table (heard on the loop before its caller's answer). While a
+        caller waits, telling now would run every stream's payload (27 of them) before the
+        caller's reply: the phone's acknowledgement would wait for all of them. So it is
+        held until the caller has its answer (`_answered`)."""
+        if self._in_flight:
+            self._held = True
+        else:
+            self._tell_table()
+
+    def _answered(self, _pending: asyncio.Future) -> None:
+        """A queued command's result is in (stored, refused or failed). A held change is
+        told now: the listeners are told before the caller resumes, but the streams they wake
+        run in the loop's next turn, while the caller resumes in this one, just after this
+        callback, and sends its reply first."""
+        self._in_flight -= 1
+        if self._held:
+            self._held = False
+            self._tell_table()
+
+    def _tell_table(self) -> None:
+        if self.table is None:
+            return
         self._tell(PUBLIC)
         for seat in range(self.table.state.players):
             self._tell(seat)
@@ -473,6 +505,13 @@ class Room:
     async def close(self) -> None:
         self._bots.cancel()
         self._writer.shutdown(wait=True)
+
+
+def _prepare_log(store: EventStore) -> None:
+    try:
+        store.prepare_log()
+    except (sqlite3.Error, OSError) as error:  # commits are only slower: nothing is lost
+        log.warning("could not prepare the store's log: %s", error)
 
 
 def _lang(lang) -> str:

@@ -187,6 +187,41 @@ class EventStore:
                 ((game_id, seq, idx, _encode(record)) for idx, record in enumerate(records)),
             )
 
+    def prepare_log(self) -> None:
+        """Give the write-ahead log file now the size it grows to between checkpoints (zeros
+        past SQLite's frames), so that a commit only overwrites blocks the file already has.
+
+        SQLite deletes its log at close and grows it again from nothing; while it grows, every
+        commit's sync must also journal the file's new size and blocks: measured here, a
+        commit took p50 0.3-1.1 ms and p99 5-70 ms while its log grew (about a game's worth
+        of commands), 0.2 ms and ~5 ms once the file had its size. SQLite reads a log
+        up to its first frame that is not valid, so zeros past the end are never taken for a
+        command, and a power cut while this runs leaves nothing but them. It writes a few MB
+        (slow on an SD card): call it where a write may wait, not on the way to the screen."""
+        with self._transaction() as conn:  # holds the write lock: no frame is written meanwhile
+            path = conn.execute("PRAGMA database_list").fetchone()[2]
+            if not path or conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                return  # in memory: there is no file to prepare
+            frames = conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+            page = conn.execute("PRAGMA page_size").fetchone()[0]
+            # the log's header, then each frame: its 24-byte header and a page; a little
+            # more than the checkpoint's size, as a commit can carry the log past it
+            size = 32 + (frames + 64) * (24 + page)
+            try:
+                fd = os.open(path + "-wal", os.O_WRONLY)
+            except FileNotFoundError:
+                return
+            try:
+                end = os.fstat(fd).st_size
+                if end >= size:
+                    return
+                zeros = bytes(256 * 1024)
+                while end < size:
+                    end += os.pwrite(fd, zeros[:size - end], end)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+
     def load(self, game_id: int) -> list[list[dict]]:
         """The records of every stored command in order: result[k] holds those of seq k + 1."""
         with self._transaction() as conn:  # one snapshot for the count and the rows

@@ -15,7 +15,7 @@ from bisect import bisect_left
 from typing import Callable
 
 from .darkmoon import (Game, Position, Setup, public_view, seat_view, start, start_from,
-                       visible_facts, waiting_for)
+                       waiting_for)
 from .darkmoon.api import apply_event, step
 from .fair import Fair
 from .store import EventStore
@@ -139,29 +139,42 @@ class Table:
     def public_view(self) -> dict:
         g, count = self._head
         view = public_view(g)
-        view["log"] = self._log(g, count, None, [])
+        view["log"] = [self.facts[i] for i in self.shared_log(g, count)]
         return view
 
     def seat_view(self, seat: int) -> dict:
         g, count = self._head
         view = seat_view(g, seat)
-        private = [(i, f) for i, f in self._private.get(seat, ()) if i < count]
-        view["log"] = self._log(g, count, seat, private)
+        private = self.own_facts(seat, count)
+        view["log"] = self._log(g, count, private)
         view["you"]["private_log"] = [f for _, f in private]
         return view
 
-    def _log(self, g: Game, count: int, seat: int | None,
-             private: list[tuple[int, dict]]) -> list[dict]:
-        """The latest LOG_LENGTH public facts and every private fact of `seat` (`private`:
-        its facts of this state, with their places), in order. The public part is the same for
-        every seat: counted with the private facts, an Infected seat (Telepathic Infected: one
-        fact more) would see fewer public lines than its neighbour. After the game every roll
-        and discarded card is shown: the log is sent whole."""
+    def snapshot(self) -> tuple[Game, int]:
+        """The state and how many facts belong to it, read together: views built from one
+        snapshot agree, whatever the writer thread publishes meanwhile."""
+        return self._head
+
+    def shared_log(self, g: Game, count: int) -> list[int]:
+        """Where in `facts` the log every audience shares is: the latest LOG_LENGTH public
+        facts. After the game every roll and discarded card is shown: the log is sent whole,
+        the same for everyone."""
         if g.outcome is not None:
-            return visible_facts(self.facts[:count], seat, True)
+            return list(range(count))
         end = bisect_left(self._public, count)
-        places = self._public[max(0, end - LOG_LENGTH):end]
-        if private:
+        return self._public[max(0, end - LOG_LENGTH):end]
+
+    def own_facts(self, seat: int, count: int) -> list[tuple[int, dict]]:
+        """Every private fact of `seat` in the first `count` facts, with its place."""
+        return [(i, f) for i, f in self._private.get(seat, ()) if i < count]
+
+    def _log(self, g: Game, count: int, private: list[tuple[int, dict]]) -> list[dict]:
+        """The shared log and every private fact of the seat (`private`), in order. The
+        public part is the same for every seat: counted with the private facts, an Infected
+        seat (Telepathic Infected: one fact more) would see fewer public lines than its
+        neighbour. Once the game is over the shared log already holds every fact."""
+        places = self.shared_log(g, count)
+        if private and g.outcome is None:
             places = sorted(places + [i for i, _ in private])
         facts = self.facts
         return [facts[i] for i in places]

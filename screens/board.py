@@ -3,6 +3,7 @@ panel (malfunction or vote), what to mirror on the physical board, and the log. 
 is drawn from the public view; a seat's dice are never in it until the game is over."""
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -10,7 +11,8 @@ from textual.containers import Horizontal, Vertical
 
 from .fair import fair_play
 from .gauges import SUSPICION_VOTE, TRACK_LENGTH, Gauges
-from .pane import Pane, flow, heading, listed, paragraphs, reflow
+from .pane import (Pane, flow, flow_reserved, heading, listed, paragraphs, reflow,
+                   rows_in)
 from .panels import VOTE_DECISIONS, live_panel
 from .words import counted, dice, name_of, say, seat_label, sentences
 
@@ -128,6 +130,7 @@ def seats(view: dict, lang: str, width: int = NARROW["seats"]) -> Text:
     ▶ marks the player whose turn it is (before the first turn, the one who plays first)."""
     t = Text()
     waiting = view["waiting"] or {"seats": [], "decision": None}
+    widest = max(cell_len(say(lang, "board.chosen")), cell_len(say(lang, "board.deciding")))
     for s in view["seats"]:
         i = s["seat"]
         if i:
@@ -146,11 +149,15 @@ def seats(view: dict, lang: str, width: int = NARROW["seats"]) -> Text:
             marks.append((say(lang, "board.fatigued_mark"), "yellow"))
         if s["revealed"] and s.get("status"):
             marks.append((name_of(lang, "status", s["status"]), "bold magenta"))
+        flow(t, marks, width, sep=" ", indent=4, lead="\n    ")
+        # Whose answer the game waits for changes at every press: the row is kept for it
+        # on every seat, so the pane never changes height with it (no layout per press).
+        waiting_mark = []
         if i in waiting["seats"]:
             chosen = i in waiting.get("chosen", ())
-            marks.append((say(lang, "board.chosen" if chosen else "board.deciding"),
-                          "green" if chosen else "bold yellow"))
-        flow(t, marks, width, sep=" ", indent=4, lead="\n    ")
+            waiting_mark = [(say(lang, "board.chosen" if chosen else "board.deciding"),
+                             "green" if chosen else "bold yellow")]
+        flow_reserved(t, waiting_mark, width, widest, indent=4)
     return t
 
 
@@ -210,8 +217,23 @@ class BoardView(Vertical):
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width >= WIDE, "wide")
-        if self._shown is not None:  # lines are laid out for the panes' widths: again
-            self.call_after_refresh(self.show, *self._shown)
+        self._show_again()
+
+    def on_pane_resized(self, _message: Pane.Resized) -> None:
+        self._show_again()
+
+    _again = False
+
+    def _show_again(self) -> None:
+        """Lines are laid out for the panes' widths: once they change, again (once for all
+        the panes a resize changed)."""
+        if self._shown is not None and not self._again:
+            self._again = True
+            self.call_after_refresh(self._shown_again)
+
+    def _shown_again(self) -> None:
+        self._again = False
+        self.show(*self._shown)
 
     def width(self, pane: str) -> int:
         """The columns of a pane's text, once laid out; before that, the Pi screen's."""
@@ -227,7 +249,7 @@ class BoardView(Vertical):
                 or (view["waiting"] or {}).get("decision") in VOTE_DECISIONS:
             return False
         room = self.query_one("#board-right").size.height
-        rows = lambda text, pane: len(text.wrap(self.app.console, self.width(pane))) + 2  # noqa: E731
+        rows = lambda text, pane: rows_in(text, self.width(pane), self.app.console) + 2  # noqa: E731
         return bool(room) and rows(live, "live") + rows(moves, "mirror") > room
 
     def show(self, kiosk: dict, lang: str) -> None:

@@ -1,13 +1,23 @@
-"""A Static that redraws only when its text changed: a button press repaints the few cells
-that moved, which keeps key-to-screen latency low with seven seats."""
+"""A pane of text that draws its own lines (Textual's line API): a button press changes a
+line or two of a pane, and only those lines are made into cells again and sent to the
+terminal. Textual's Static would lay out and style its whole text on every change: on a
+Pi-class CPU that was most of the time between a press and the screen showing it."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from functools import lru_cache
+from typing import ClassVar
 
 from rich.cells import cell_len
-from rich.text import Text
-from textual.geometry import Region
-from textual.widgets import Static
+from rich.segment import Segment
+from rich.text import Span, Text
+from textual import events
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.strip import Strip
+from textual.widget import Widget
 
 
 # What must never reach the terminal as it is: C0 and C1 controls but the newline (escape
@@ -28,58 +38,168 @@ def harmless(text: Text) -> Text:
     return text
 
 
-class Pane(Static):
+class ConsoleScrollBar(ScrollBarRender):
+    """Scroll bars in glyphs the Pi's console font has: Textual ends a thumb with eighth
+    blocks (▅ ▆ among them) that Terminus lacks and would draw as diamonds; a thumb's ends
+    here stop at a half or a whole cell."""
+    VERTICAL_BARS: ClassVar[list[str]] = ["▄", "▄", "▄", "▄", " ", " ", " ", " "]
+    HORIZONTAL_BARS: ClassVar[list[str]] = ["█", "█", "█", "▌", "▌", " ", " ", " "]
+
+
+ScrollBar.renderer = ConsoleScrollBar  # Textual's hook for the renderer every bar uses
+
+
+class Pane(Widget):
+    """Rows of text, each a Strip made once and kept while the row stays the same. Lines are
+    laid out by the screens (`flow`) to fit; one wider than the pane still wraps, at spaces.
+    `text-align` and `content-align` centre or right-align rows as for a Static.
+
+    A row is held as (plain text, spans, style), not as a Rich Text: telling which rows
+    changed needs no Text per line, and only a row drawn anew is made into one."""
+
+    DEFAULT_CSS = "Pane { height: auto; }"
+
+    class Resized(Message):
+        """The pane's width changed: a screen that laid its lines out (with `flow`) for the
+        old width lays them out again (it bubbles up to that screen)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._resized != event.size.width:
+            self._resized = event.size.width
+            self.post_message(self.Resized())
+
+    _resized = 0
+
     def __init__(self, *, title: str = "", **kwargs):
         super().__init__(**kwargs)
         self._shown: Text | None = None
+        self._lines: list[tuple] = []       # the text's lines, made harmless
+        self._rows: list[tuple] = []        # those lines laid out for `_width` columns
+        self._width = 0
+        self._strips: list[Strip | None] = []   # each row's cells, made when first drawn
+        self._style = None                  # the widget's style the strips were made with
         if title:
             self.border_title = title
+
+    @property
+    def text(self) -> Text:
+        """What the pane shows (an empty Text before its first `show`)."""
+        return self._shown or Text()
 
     def show(self, text: Text, title: str | None = None) -> None:
         if title is not None and title != self.border_title:
             self.border_title = title
         if text == self._shown:
             return
-        before, self._shown = self._shown, text
-        # A pane of fixed size repaints its own cells only; a whole-screen layout pass
-        # per button press would cost more than everything else together. A pane that
-        # grows to fit its text needs one only when its number of rows changes.
+        self._shown = text
+        before, widest = self._rows, self._widest()
+        self._lines = lines(harmless(text))
+        self._lay_out(self.content_size.width)
         styles = self.styles
-        fixed = not (styles.height is None or styles.height.is_auto or
-                     styles.width is None or styles.width.is_auto)
-        same = self._same_rows(before, text)
-        # Rows kept, only those whose line changed are repainted: a press changes a line
-        # or two of a pane, and every repainted row costs as much as a changed one.
-        self._repaint_rows = self._changed_rows(before, text) if same else None
-        try:
-            self.update(harmless(text), layout=not (fixed or same))
-        finally:
-            self._repaint_rows = None
+        # A pane that fits its text takes a layout pass when its size changes; every other
+        # change repaints only the rows that differ.
+        if ((styles.height is None or styles.height.is_auto) and len(self._rows) != len(before)) \
+                or ((styles.width is None or styles.width.is_auto) and self._widest() != widest):
+            self.refresh(layout=True)
+            return
+        if len(self._rows) != len(before) and styles.content_align_vertical != "top":
+            self.refresh()  # the rows moved up or down as a whole
+            return
+        width, rows = self.content_size.width, self._rows
+        changed = [row for row in range(max(len(before), len(rows)))
+                   if row >= len(before) or row >= len(rows) or before[row] != rows[row]]
+        if changed:
+            self.refresh(*(Region(0, row, width, 1) for row in changed))
 
-    _repaint_rows: list[int] | None = None  # set only while show() updates the pane
+    def _widest(self) -> int:
+        return max((cell_len(line[0]) for line in self._lines), default=0)
 
-    def refresh(self, *regions, **kwargs):
-        if self._repaint_rows and not regions:
-            width = self.content_size.width
-            regions = tuple(Region(0, row, width, 1) for row in self._repaint_rows)
-        return super().refresh(*regions, **kwargs)
+    def _lay_out(self, width: int) -> None:
+        """Rows for `width` columns; the strips of rows that did not change are kept."""
+        old = dict(zip(self._rows, self._strips))
+        rows: list[tuple] = []
+        for line in self._lines:
+            if width and cell_len(line[0]) > width:
+                rows.extend(_row(part) for part in _text(line).wrap(self.app.console, width))
+            else:
+                rows.append(line)
+        self._rows, self._width = rows, width
+        self._strips = [old.get(row) for row in rows]
 
-    def _same_rows(self, before: Text | None, text: Text) -> bool:
-        """True when `text` takes as many rows as `before` did: as many lines, each fitting
-        the pane's width (so the terminal wraps none), in a pane whose width is its own."""
-        width = self.content_size.width
-        if before is None or not width or self.styles.width is None \
-                or self.styles.width.is_auto:
-            return False
-        old, new = before.plain.split("\n"), text.plain.split("\n")
-        return len(old) == len(new) and all(cell_len(line) <= width for line in old + new)
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self._widest()
 
-    @staticmethod
-    def _changed_rows(before: Text, text: Text) -> list[int]:
-        """The rows whose line differs, words or styles, between two texts of as many lines
-        that the terminal wraps not."""
-        old, new = before.split("\n", allow_blank=True), text.split("\n", allow_blank=True)
-        return [row for row, (was, now) in enumerate(zip(old, new)) if was != now]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if width != self._width:
+            self._lay_out(width)
+        return len(self._rows)
+
+    def render_line(self, y: int) -> Strip:
+        width, height = self.content_size
+        if width != self._width:
+            self._lay_out(width)
+        style = self.visual_style.rich_style
+        if style != self._style:  # new colours (a theme, a class): every row again
+            self._style, self._strips = style, [None] * len(self._rows)
+        top = _offset(self.styles.content_align_vertical, height - len(self._rows))
+        row = y - top
+        if not 0 <= row < len(self._rows):
+            return Strip.blank(width, style)
+        strip = self._strips[row]
+        if strip is None:
+            strip = self._strips[row] = self._strip(self._rows[row], width, style)
+        return strip
+
+    def _strip(self, row: tuple, width: int, style) -> Strip:
+        segments = list(Segment.apply_style(_text(row).render(self.app.console), style))
+        length = cell_len(row[0])
+        align = self.styles.text_align if self.styles.text_align != "start" \
+            else self.styles.content_align_horizontal
+        left = _offset(align, width - length)
+        if left:
+            segments.insert(0, Segment(" " * left, style))
+        return Strip(segments, left + length).adjust_cell_length(width, style)
+
+
+def lines(text: Text) -> list[tuple]:
+    """`text`'s lines as (plain, spans, style), spans cut to each line: what Rich's
+    Text.split gives, without making a Text (and cleaning its characters) per line."""
+    plain, style = text.plain, text.style
+    parts = plain.split("\n")
+    if len(parts) == 1:
+        return [(plain, tuple((s.start, s.end, s.style) for s in text.spans), style)]
+    starts, at = [], 0
+    for part in parts:
+        starts.append(at)
+        at += len(part) + 1
+    spans: list[list] = [[] for _ in parts]
+    for begin, end, span_style in text.spans:
+        i = max(bisect_right(starts, begin) - 1, 0)
+        while i < len(parts) and starts[i] < end:
+            first, last = starts[i], starts[i] + len(parts[i])
+            if max(begin, first) < min(end, last):
+                spans[i].append((max(begin, first) - first, min(end, last) - first,
+                                 span_style))
+            i += 1
+    return [(part, tuple(cut), style) for part, cut in zip(parts, spans)]
+
+
+def _text(row: tuple) -> Text:
+    plain, spans, style = row
+    return Text(plain, style=style, spans=[Span(*span) for span in spans])
+
+
+def _row(text: Text) -> tuple:
+    return text.plain, tuple((s.start, s.end, s.style) for s in text.spans), text.style
+
+
+def _offset(align: str, room: int) -> int:
+    """Where a row (or the rows) of `room` cells less than the space starts, aligned so."""
+    if room <= 0:
+        return 0
+    if align in ("center", "middle"):
+        return room // 2
+    return room if align in ("right", "end", "bottom") else 0
 
 
 def heading(text: Text, words: str) -> None:
@@ -117,17 +237,69 @@ def flow(text: Text, units: list[tuple[str | Text, str]], width: int, sep: str =
         column, fresh = column + size, False
 
 
+def rows(text: Text) -> int:
+    """The rows `text` takes in a pane, its lines laid out to fit (by `flow`)."""
+    return text.plain.count("\n") + 1
+
+
+def rows_in(text: Text, width: int, console) -> int:
+    """The rows `text` takes in a pane `width` columns wide (as Pane lays it out): a line
+    that fits is one row; only a wider one is wrapped to be counted."""
+    return sum(1 if cell_len(line) <= width else len(Text(line).wrap(console, width))
+               for line in text.plain.split("\n"))
+
+
+def pad_rows(text: Text, reserved: int) -> Text:
+    """`text` with blank rows under it up to `reserved`: a pane that keeps its height while
+    a malfunction or a vote goes on is repainted row by row at each press, never laid out."""
+    short = reserved - rows(text)
+    if short > 0:
+        text.append("\n" * short)
+    return text
+
+
+def flow_reserved(text: Text, units: list[tuple[str | Text, str]], width: int, widest: int,
+                  sep: str = " ", indent: int = 2) -> None:
+    """`flow` units after what the current line holds, keeping room there for one unit of
+    `widest` cells (what may stand there at other times, such as "deciding"): the text
+    takes as many rows whether or not, and whichever, unit stands there."""
+    plain = text.plain
+    column, breaks = cell_len(plain[plain.rfind("\n") + 1:]), plain.count("\n")
+    flow(text, units, width, sep=sep, indent=indent, lead=sep)
+    if column + cell_len(sep) + widest > width and text.plain.count("\n") == breaks:
+        text.append("\n")
+
+
 def paragraphs(items: list[str], width: int, empty: str, rows: int | None = None) -> Text:
     """One item a paragraph, its later lines indented under its first word; with `rows`,
     only the items that begin within that many lines (a pane shows no more)."""
-    t = Text()
-    for i, item in enumerate(items):
-        if i:
-            if rows is not None and t.plain.count("\n") + 1 >= rows:
-                break
-            t.append("\n")
-        flow(t, [(w, "") for w in item.split(" ")], width, sep=" ")
-    return t if items else Text(empty)
+    if not items:
+        return Text(empty)
+    laid, lines = [], 0
+    for item in items:
+        if laid and rows is not None and lines >= rows:
+            break
+        laid.append(_paragraph(item, width))
+        lines += laid[-1].count("\n") + 1
+    return Text("\n".join(laid))
+
+
+@lru_cache(maxsize=1024)
+def _paragraph(item: str, width: int) -> str:
+    """An unstyled item laid out as `flow` lays out its words: a log's sixty sentences are
+    the same from one press to the next, and only the new one is laid out."""
+    out, column = [], 0
+    for i, word in enumerate(item.split(" ")):
+        size = cell_len(word)
+        if i and column + 1 + size > width:
+            out.append("\n  ")
+            column = 2
+        elif i:
+            out.append(" ")
+            column += 1
+        out.append(word)
+        column += size
+    return "".join(out)
 
 
 def reflow(text: Text, width: int) -> Text:

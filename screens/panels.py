@@ -3,9 +3,10 @@ public view and its log. Once a malfunction or a vote is over its result stays u
 next one begins, so the table can read what just happened."""
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 
-from .pane import flow, heading
+from .pane import flow, heading, pad_rows, rows
 from .words import name_of, say, seat_label, signed
 
 VOTE_DECISIONS = ("vote_target", "vote", "tie_break")
@@ -65,7 +66,13 @@ def task(view: dict, lang: str, width: int = 40) -> Text:
             mark, style = say(lang, f"task.{choice}"), ("bold green" if choice == "in"
                                                          else "red")
         marks.append((seat, mark, style))
-    _seat_marks(t, view, marks, width)
+    # Each press flips one seat's mark: the rows the list would take with every mark at
+    # its widest are kept, so the pane keeps its height from the first press to the last.
+    widest = max(("…", "·", say(lang, "task.in"), say(lang, "task.out")), key=cell_len)
+    part, most = Text(), Text()
+    _seat_marks(part, view, marks, width)
+    _seat_marks(most, view, [(seat, widest, "") for seat, _, _ in marks], width)
+    t.append_text(pad_rows(part, rows(most)))
     if tv["submitted"]:
         t.append(f"\n{say(lang, 'task.submitted')}\n", "bold")
         _submitted(t, view, lang, tv["submitted"], width)
@@ -140,7 +147,9 @@ def _outcome(t: Text, lang: str, success, consequence, width: int = 40) -> None:
 
 
 def vote(view: dict, lang: str, facts: list, width: int = 40) -> Text:
-    """Who has chosen (never what) until everyone has; then every ballot at once."""
+    """Who has chosen (never what) until everyone has; then every ballot at once. From the
+    call to the result the panel keeps the rows the reveal needs, so the press that reveals
+    every ballot repaints rows, not the screen's layout."""
     t = Text()
     waiting = view["waiting"] or {}
     called = _first(facts, "vote_called")
@@ -148,33 +157,60 @@ def vote(view: dict, lang: str, facts: list, width: int = 40) -> Text:
     if waiting.get("decision") == "vote_target" or target is None:
         t.append(say(lang, "vote.choosing_target"), "yellow")
         return t
-    t.append(say(lang, "vote.on", target=seat_label(view, target)), "bold")
+    _line(t, say(lang, "vote.on", target=seat_label(view, target)), "bold", width, first=True)
     revealed = _first(facts, "vote_revealed") if waiting.get("decision") != "vote" else None
     if revealed is None:
         chosen = set(waiting.get("chosen", ()))
-        for seat in waiting.get("voters", []):
+        voters = waiting.get("voters", [])
+        for seat in voters:
             _voter(t, view, seat, width,
                    say(lang, "vote.has_chosen" if seat in chosen else "vote.not_chosen"),
                    "green" if seat in chosen else "bright_black")
-        return t
+        return pad_rows(t, _reveal_rows(view, lang, target, voters, width))
     ballots = {int(seat): colour for seat, colour in revealed["ballots"].items()}
     for seat, colour in sorted(ballots.items()):
         _voter(t, view, seat, width, say(lang, f"vote.ballot_{colour}"),
                BALLOT_STYLE.get(colour, ""))
-    t.append("\n" + say(lang, "vote.tally", release=revealed["release"],
-                        quarantine=revealed["quarantine"]), "bold")
+    _line(t, say(lang, "vote.tally", release=revealed["release"],
+                 quarantine=revealed["quarantine"]), "bold", width)
     tie = _first(facts, "tie_broken")
     if tie:
-        t.append("\n" + say(lang, "vote.tie_broken", commander=seat_label(view, tie["seat"]),
-                            result=say(lang, f"vote.result_{tie['result']}")))
+        _line(t, say(lang, "vote.tie_broken", commander=seat_label(view, tie["seat"]),
+                     result=say(lang, f"vote.result_{tie['result']}")), "", width)
     elif waiting.get("decision") == "tie_break":
-        t.append("\n" + say(lang, "vote.tie_waiting"), "yellow")
+        _line(t, say(lang, "vote.tie_waiting"), "yellow", width)
     result = _first(facts, "vote_result")
     if result:
-        t.append("\n")
-        t.append(say(lang, "vote.result", target=seat_label(view, result["target"]),
-                     result=say(lang, f"vote.result_{result['result']}")), "bold reverse")
-    return t
+        _line(t, say(lang, "vote.result", target=seat_label(view, result["target"]),
+                     result=say(lang, f"vote.result_{result['result']}")), "bold reverse",
+              width)
+    return pad_rows(t, _reveal_rows(view, lang, target, sorted(ballots), width))
+
+
+def _reveal_rows(view: dict, lang: str, target: int, voters: list, width: int) -> int:
+    """The most rows a vote's panel takes once revealed: every ballot at its widest, the
+    tally, a tie broken or awaited, the result."""
+    widest = lambda *words: max(words, key=cell_len)  # noqa: E731
+    results = [say(lang, f"vote.result_{r}") for r in ("free", "quarantine")]
+    t = Text()
+    _line(t, say(lang, "vote.on", target=seat_label(view, target)), "", width, first=True)
+    ballot = widest(*(say(lang, f"vote.ballot_{colour}") for colour in BALLOT_STYLE))
+    for seat in voters:
+        _voter(t, view, seat, width, ballot, "")
+    _line(t, say(lang, "vote.tally", release=9, quarantine=9), "", width)
+    _line(t, widest(say(lang, "vote.tie_waiting"),
+                    *(say(lang, "vote.tie_broken", commander=seat_label(view, seat), result=r)
+                      for seat in range(len(view["seats"])) for r in results)), "", width)
+    _line(t, widest(*(say(lang, "vote.result", target=seat_label(view, target), result=r)
+                      for r in results)), "", width)
+    return rows(t)
+
+
+def _line(t: Text, words: str, style: str, width: int, first: bool = False) -> None:
+    """A sentence on a line of its own, broken between words to fit."""
+    units = [(words, style)] if cell_len(words) <= width else \
+        [(word, style) for word in words.split(" ")]  # one style run where it fits
+    flow(t, units, width, sep=" ", lead="" if first else "\n")
 
 
 def _voter(t: Text, view: dict, seat: int, width: int, words: str, style: str) -> None:

@@ -8,6 +8,7 @@ missing translation is visible but never fatal.
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 
 from companion.lang import catalogue, text, view_text
 
@@ -20,6 +21,7 @@ def say(lang: str, key: str, **values) -> str:
     return text(lang, f"kiosk.{key}", **values)
 
 
+@lru_cache(maxsize=4096)  # the catalogues never change while the kiosk runs
 def name_of(lang: str, kind: str, ident) -> str:
     """The printed name of a game thing. Kinds from the game catalogue: character, card,
     token, area, status, decision; the kiosk's own: action (blocked by an outpost token),

@@ -27,11 +27,12 @@ def test_every_bench_is_covered():
     assert {"bench_kiosk", "bench_web", "bench_idle"} <= set(BENCHES)
 
 
-def run_quick(bench: str, cwd: Path) -> subprocess.CompletedProcess:
+def run_quick(bench: str, cwd: Path, *extra: str) -> subprocess.CompletedProcess:
     # SIGINT, not a kill, if it must be stopped (a hang, an interrupted run, the test process
     # dying): the bench's finally blocks stop the kiosks and servers it started (each in a
     # session of its own, out of reach of a process-group kill)
-    proc = children.spawn([sys.executable, str(ROOT / "bench" / f"{bench}.py"), "--quick"],
+    proc = children.spawn([sys.executable, str(ROOT / "bench" / f"{bench}.py"), "--quick",
+                           *extra],
                           cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, parent_death=signal.SIGINT)
     hung = False
@@ -73,3 +74,13 @@ def test_pi_class_without_its_script_refuses_rather_than_measure_this_machine(tm
     assert done.returncode != 0
     assert "cannot run on the pi-class budget" in done.stderr
     assert "budget:" not in done.stdout and "append latency" not in done.stdout
+
+
+def test_the_whole_pi_runs_the_kiosk_beside_the_server_and_times_its_repaints(tmp_path):
+    # issue 12: the Pi at the table is the kiosk, the web server and the phones' streams in one
+    # process; bench_web --kiosk measures a command's way to the kiosk's screen in that process
+    done = run_quick("bench_web", tmp_path, "--kiosk")
+    assert done.returncode == 0, f"bench_web --quick --kiosk failed:\n{done.stdout}\n{done.stderr}"
+    kiosk = [line for line in done.stdout.splitlines()
+             if line.startswith("command -> kiosk repaint")]
+    assert kiosk and "n=0" not in kiosk[0] and FIGURE.search(kiosk[0]), done.stdout

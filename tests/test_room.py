@@ -319,6 +319,30 @@ async def test_listeners_hear_of_a_command_only_after_it_is_on_disk(tmp_path):
     assert stored_when_told == [room.table.state_id + 1]
 
 
+async def test_a_command_is_answered_before_anyone_told_of_it_runs(tmp_path):
+    """A phone's command is acknowledged before the 27 streams build their views of it (on a
+    Pi those took 100 ms): the streams wait on an event the room's news sets, and must run
+    only after the command's caller has its answer. The answer still waits for the disk."""
+    room = await claimed_room(tmp_path)
+    room.attach(asyncio.get_running_loop())
+    order = []
+    news = asyncio.Event()
+
+    async def stream():  # as a web stream waits: woken by the news, then builds its view
+        await news.wait()
+        order.append(("stream", room.store.last_seq(room.table.game_id)))
+
+    waiting = asyncio.create_task(stream())
+    room.listen(PUBLIC, lambda _audience, _payload: news.set())
+    await asyncio.sleep(0)
+    g = room.table.state
+    seat = g.pending.seats[0]
+    answer = await room.submit(seat, choice_for(g, seat, random.Random(1)))
+    order.append(("answer", room.store.last_seq(room.table.game_id)))
+    await waiting
+    assert order == [("answer", answer["state_id"] + 1), ("stream", answer["state_id"] + 1)]
+
+
 async def test_each_vote_is_acknowledged_with_the_state_that_holds_it(tmp_path):
     """Voters answer at once (DESIGN: a phone's 200 carries the state its command made). The
     writer may store the next vote before the first voter's answer is sent; the answer must

@@ -146,11 +146,22 @@ def roll_choice_options(g: Game, seat: int, least: int, most: int = 3,
 
 
 def submit_options(rolled: list, least: int, most: int) -> list[tuple]:
-    """Subsets of the roll to submit. Identical dice give one option, not several."""
+    """Subsets of the roll to submit. Identical dice give one option, not several: the first
+    subset (in combinations' order) with those dice."""
+    n = len(rolled)
+    sizes = range(least, min(most, n) + 1)
+    kinds = sorted(set(rolled))
+    if len(kinds) == n:  # no two dice alike: every subset is an option
+        return [("submit",) + idx for size in sizes for idx in combinations(range(n), size)]
+    # Each kind of die is a digit in base n + 1, so a subset's sum of weights counts how many
+    # of each kind it holds: the same dice give the same sum, without sorting every subset
+    # (this ran on every roll, and was most of the slowest commands).
+    place = {kind: (n + 1) ** i for i, kind in enumerate(kinds)}
+    weight = [place[die] for die in rolled]
     seen, options = set(), []
-    for size in range(least, min(most, len(rolled)) + 1):
-        for idx in combinations(range(len(rolled)), size):
-            key = tuple(sorted(rolled[i] for i in idx))
+    for size in sizes:
+        for idx in combinations(range(n), size):
+            key = sum([weight[i] for i in idx])
             if key not in seen:
                 seen.add(key)
                 options.append(("submit",) + idx)

@@ -95,9 +95,16 @@ def waiting_view(g: Game) -> dict | None:
 
 def seat_view(g: Game, seat: int) -> dict:
     """One seat's private screen: the public board plus what only this seat may know."""
-    s = g.seats[seat]
     view = public_view(g)
-    view["you"] = {
+    view["you"] = you_view(g, seat)
+    return view
+
+
+def you_view(g: Game, seat: int) -> dict:
+    """What only this seat may know: its own part of its screen (the web server builds the
+    public part once for every seat and adds this)."""
+    s = g.seats[seat]
+    return {
         "seat": seat,
         "status": s.status,
         "dice": dict(s.dice),
@@ -110,7 +117,6 @@ def seat_view(g: Game, seat: int) -> dict:
         "infected_team": ([i for i, o in enumerate(g.seats) if o.infected]
                           if g.has("telepathic_infected") and s.infected else []),
     }
-    return view
 
 
 def own_pending(g: Game, seat: int, kind: str) -> bool:

@@ -22,7 +22,8 @@ def _context(view: dict) -> tuple:
             final.get("active"), final.get("card"))
 
 
-def _sentences(w: Words, log: list[dict]) -> list[str]:
+def sentences(w: Words, log: list[dict]) -> list[str]:
+    """Each fact of `log` as its sentence, in order."""
     key = (w.lang, _context(w.view))
     known = _SENTENCES.get(key)
     if known is None or len(known) >= _MOST_SENTENCES:
@@ -38,14 +39,11 @@ def _sentences(w: Words, log: list[dict]) -> list[str]:
     return said
 
 
-def view_text(view: dict, lang: str) -> dict:
-    """Words for a public view (kiosk, board page) or a seat view (a phone: adds "you").
+def choices_text(w: Words, you: dict) -> dict:
+    """A seat's own words: its options, its blocked options and its question.
 
     "options" and "blocked" follow the order of you.decision's options and blocked entries,
     so a screen can put each label on the matching button."""
-    w = Words(lang, view)
-    log = view.get("log") or []
-    you = view.get("you") or {}
     decision = you.get("decision") or None
     options, blocked = [], []
     if decision:
@@ -53,11 +51,13 @@ def view_text(view: dict, lang: str) -> dict:
         options = [option_label(w, kind, o, you, data) for o in decision.get("options", [])]
         blocked = [blocked_label(w, kind, o, why, you, data)
                    for o, why in decision.get("blocked", [])]
-    return {
-        "banner": banner(w, view),
-        "log": _sentences(w, log),
-        "mirror": mirror(w, log),
-        "options": options,
-        "blocked": blocked,
-        "decision": question(w, decision),
-    }
+    return {"options": options, "blocked": blocked, "decision": question(w, decision)}
+
+
+def view_text(view: dict, lang: str) -> dict:
+    """Words for a public view (kiosk, board page) or a seat view (a phone: adds "you").
+    Only "options", "blocked" and "decision" read "you"; the rest reads the board and log."""
+    w = Words(lang, view)
+    log = view.get("log") or []
+    return {"banner": banner(w, view), "log": sentences(w, log), "mirror": mirror(w, log),
+            **choices_text(w, view.get("you") or {})}

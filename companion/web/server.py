@@ -21,18 +21,18 @@ from ..darkmoon import RulesError
 from ..darkmoon.data import (CHARACTERS, EVENTS, FACES, FATIGUE_TOKENS, FINAL_EVENTS,
                              OUTPOST_TOKENS, VARIANTS)
 from ..joining import table_seats
-from ..lang import LANGS, catalogue, view_text
+from ..lang import LANGS, catalogue
 from ..replay import summary
 from ..room import PUBLIC, BadRequest, NotReady, Room, RoomError
 from . import guard
-from .encode import payload_json
+from .payloads import Payloads, board_payload, host_payload, seat_payload
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "dm_phone"
 MAX_BODY = 16 * 1024  # a command is a few dozen bytes; anything big is not ours
 PING_SECONDS = 15     # a comment line now and then finds dead connections
 ROOM_KEY = web.AppKey("room", Room)
-CACHE_KEY = web.AppKey("cache", dict)
+PAYLOADS_KEY = web.AppKey("payloads", Payloads)
 PHONE = web.RequestKey("phone", str)  # this request's phone (its cookie), or None
 RETRY_MS = 2000       # how soon a browser's EventSource reconnects after a drop
 # Refusals aiohttp itself raises (no route, wrong method, body too big), with stable codes.
@@ -41,11 +41,34 @@ log = logging.getLogger(__name__)
 
 
 class Streams:
-    """The open event streams' wake-up events, so a shutdown can end them all at once."""
+    """The open event streams' wake-up events, so a shutdown can end them all at once; and
+    one timer for all of them that wakes each every PING_SECONDS to send a ping, rather than a
+    timer per stream made and cancelled at every wake-up (27 of them per command)."""
 
     def __init__(self) -> None:
         self.wakes: set[asyncio.Event] = set()
         self.closing = False
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, wake: asyncio.Event) -> None:
+        self.wakes.add(wake)
+        if self._timer is None and not self.closing:
+            self._timer = asyncio.get_running_loop().call_later(PING_SECONDS, self._ping)
+
+    def _ping(self) -> None:
+        self._timer = None
+        for wake in self.wakes:
+            wake.set()
+        if self.wakes and not self.closing:
+            self._timer = asyncio.get_running_loop().call_later(PING_SECONDS, self._ping)
+
+    def close(self) -> None:
+        self.closing = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for wake in list(self.wakes):
+            wake.set()
 
 
 STREAMS_KEY = web.AppKey("streams", Streams)
@@ -131,45 +154,13 @@ async def choices(request: web.Request) -> web.Response:
                               "faces": {colour: list(f) for colour, f in FACES.items()}})
 
 
-# --- views ---
-
-def seat_payload(room: Room, seat: int, lang: str) -> dict:
-    view = room.seat_view(seat)
-    return {"room": room.room_view(), "view": view,
-            "text": view_text(view, lang) if room.table else None}
-
-
-def host_payload(room: Room, lang: str) -> dict:
-    view = room.public_view()
-    return {"room": room.room_view(), "view": view,
-            "text": view_text(view, lang) if view else None,
-            "can_start": room.can_start}
-
-
-def board_payload(room: Room, lang: str) -> dict:
-    return host_payload(room, lang) | {"can_start": None}
-
-
-def encoded(request: web.Request, key: tuple, build) -> bytes:
-    """One JSON encoding per view and room version, shared by every stream that shows it
-    (twenty board viewers cost one encoding, not twenty)."""
-    room = request.app[ROOM_KEY]
-    cache = request.app[CACHE_KEY]
-    hit = cache.get(key)
-    if hit is None or hit[0] != room.version:
-        if len(cache) > 64:
-            cache.clear()
-        hit = cache[key] = (room.version, payload_json(build()))
-    return hit[1]
-
-
-async def stream(request: web.Request, audiences: tuple, key: tuple,
-                 build: Callable[[str], dict],
+async def stream(request: web.Request, audiences: tuple, build: Callable[[str], bytes],
                  allowed: Callable[[], object] = lambda: None) -> web.StreamResponse:
     """Server-Sent Events: a whole payload now and after every change to `audiences`;
     one-off messages for those audiences (a refused button press) as `notice` events.
-    `build(lang)` makes the payload; the language is read again for every message, since a
-    stream opened without ?lang= follows the room's language when the host changes it.
+    `build(lang)` gives the payload's JSON; the language is read again for every message,
+    since a stream opened without ?lang= follows the room's language when the host changes it.
+    Woken with no change since its last message (the shared ping timer), it sends a ping.
 
     `allowed` is asked again before every message: a seat re-bound to another phone, or a
     game replaced by a new one, must stop reaching the phone that held it. The stream then
@@ -181,37 +172,37 @@ async def stream(request: web.Request, audiences: tuple, key: tuple,
     await response.prepare(request)
     wake = asyncio.Event()
     notices: list[dict] = []
+    changed = True  # the first message is a whole payload
     streams = request.app[STREAMS_KEY]
 
     def heard(_audience, payload: dict | None) -> None:
+        nonlocal changed
         if payload is not None:
             notices.append(payload)
+        changed = True
         wake.set()
 
     stops = [room.listen(audience, heard) for audience in audiences]
-    streams.wakes.add(wake)
+    streams.add(wake)
     try:
         await response.write(f"retry: {RETRY_MS}\n\n".encode())
         wake.set()
         while True:
-            try:  # a timer, not wait_for's extra task per wake-up (27 streams per command)
-                async with asyncio.timeout(PING_SECONDS):
-                    await wake.wait()
-            except TimeoutError:
-                await response.write(b": ping\n\n")
-                continue
+            await wake.wait()
             wake.clear()
             if streams.closing:
                 break
+            if not changed:
+                await response.write(b": ping\n\n")
+                continue
+            changed = False
             try:
                 allowed()
             except RoomError as error:
                 body = json.dumps({"error": {"code": error.code, "message": error.message}})
                 await response.write(f"event: refused\ndata: {body}\n\n".encode())
                 break
-            lang = lang_of(request, room)
-            payload = encoded(request, key + (lang,), lambda: build(lang))
-            chunks = [b"event: view\ndata: " + payload + b"\n\n"]
+            chunks = [b"event: view\ndata: " + build(lang_of(request, room)) + b"\n\n"]
             for notice in notices:
                 body = json.dumps(notice, separators=(",", ":"), ensure_ascii=False)
                 chunks.append(f"event: notice\ndata: {body}\n\n".encode())
@@ -232,10 +223,7 @@ async def stream(request: web.Request, audiences: tuple, key: tuple,
 
 async def close_streams(app: web.Application) -> None:
     """On shutdown, end every event stream now rather than after the shutdown timeout."""
-    streams = app[STREAMS_KEY]
-    streams.closing = True
-    for wake in list(streams.wakes):
-        wake.set()
+    app[STREAMS_KEY].close()
 
 
 # --- seats ---
@@ -308,8 +296,8 @@ async def seat_events(request: web.Request) -> web.StreamResponse:
     room = request.app[ROOM_KEY]
     seat = room.check_seat(request.match_info["token"], request[PHONE])
     token, phone = request.match_info["token"], request[PHONE]
-    return await stream(request, (seat, "room"), ("seat", seat),
-                        lambda lang: seat_payload(room, seat, lang),
+    return await stream(request, (seat, "room"),
+                        lambda lang: request.app[PAYLOADS_KEY].seat(seat, lang),
                         lambda: room.check_seat(token, phone))
 
 
@@ -403,8 +391,8 @@ async def host_record(request: web.Request) -> web.Response:
 async def host_events(request: web.Request) -> web.StreamResponse:
     room = host_room(request)
     token, phone = request.match_info["token"], request[PHONE]
-    return await stream(request, (PUBLIC, "room"), ("host",),
-                        lambda lang: host_payload(room, lang),
+    return await stream(request, (PUBLIC, "room"),
+                        lambda lang: request.app[PAYLOADS_KEY].host(lang),
                         lambda: room.check_host(token, phone))
 
 
@@ -416,17 +404,16 @@ async def board_get(request: web.Request) -> web.Response:
 
 
 async def board_events(request: web.Request) -> web.StreamResponse:
-    room = request.app[ROOM_KEY]
     with request.app[guard.GUARD_KEY].public_stream(request.remote):  # no token: capped
-        return await stream(request, (PUBLIC, "room"), ("board",),
-                            lambda lang: board_payload(room, lang))
+        return await stream(request, (PUBLIC, "room"),
+                            lambda lang: request.app[PAYLOADS_KEY].board(lang))
 
 
 def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
     app = web.Application(middlewares=[refusals, guard.check_origin], client_max_size=MAX_BODY)
     guard.install(app, limits or guard.Limits())
     app[ROOM_KEY] = room
-    app[CACHE_KEY] = {}
+    app[PAYLOADS_KEY] = Payloads(room)
     app[STREAMS_KEY] = Streams()
     app.on_shutdown.append(close_streams)
     app.router.add_get("/", page("index.html"))
