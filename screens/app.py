@@ -19,6 +19,8 @@ import time
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
+from textual.widget import MountError
 from textual.widgets import ContentSwitcher
 
 from companion import net
@@ -36,6 +38,7 @@ from .notice import DamagedNotice
 from .pane import Pane
 
 log = logging.getLogger(__name__)
+PHASES = {"start": StartView, "join": JoinView, "play": BoardView, "over": OverView}
 
 
 class KioskApp(App):
@@ -78,16 +81,49 @@ class KioskApp(App):
         self._unlisten: list = []
         self._pending = False
         self._sigterm = False
+        self._making: set[str] = set()  # the phases' views being mounted
 
     def compose(self) -> ComposeResult:
         if self.salvage is not None:
             yield DamagedNotice(self.salvage, id="damaged")
-        with ContentSwitcher(initial="start", id="phases"):
-            yield StartView(id="start")
-            yield JoinView(id="join")
-            yield BoardView(id="play")
-            yield OverView(id="over")
+        # Only the phase on the screen is made before the first frame; the other phases'
+        # views are made once it is shown (on_ready), or when first needed if that is
+        # sooner. The board alone is a third of the kiosk's widgets, each styled twice.
+        first = self.phase_shown(self.room.phase, self.room.table is not None)
+        with ContentSwitcher(initial=first, id="phases"):
+            yield PHASES[first](id=first)
         yield Pane(id="buttons-line")
+
+    def phase_shown(self, phase: str, has_game: bool) -> str:
+        """The view that shows the room's phase: the join codes until the game is dealt
+        (and on F3), the start screen while a new host code is up (F5)."""
+        if phase == "play" and (self.show_join or not has_game):
+            phase = "join"
+        return "start" if self.show_host else phase
+
+    def phase_view(self, phase: str):
+        """The view of `phase`, or None while it is still being made: it is drawn once
+        made (make_phases syncs)."""
+        try:
+            return self.query_one("#phases", ContentSwitcher).get_child_by_id(phase)
+        except NoMatches:
+            self.call_later(self.make_phases)
+            return None
+
+    async def make_phases(self) -> None:
+        """Mount the views of the phases not made yet, then draw the room."""
+        switcher = self.query_one("#phases", ContentSwitcher)
+        made = {child.id for child in switcher.children} | self._making
+        wanted = [phase for phase in PHASES if phase not in made]
+        if not wanted:
+            return
+        self._making.update(wanted)
+        try:
+            for phase in wanted:
+                await switcher.add_content(PHASES[phase](id=phase))
+        except MountError:
+            return  # the kiosk is closing (SIGTERM soon after the start)
+        self.sync()
 
     async def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
@@ -120,11 +156,16 @@ class KioskApp(App):
         if self.serve and self._runner is None:
             from companion.web.server import start_server
             self._runner = await start_server(self.room, self.listen_host, self.port)
+        await self.make_phases()
         # A full garbage collection walks every object of Textual, aiohttp and the game:
         # measured as 60-90 ms pauses, the kiosk's slowest repaints. What exists once the
         # kiosk is up and serving lives as long as it does: out of the collector's sight.
+        # The composition root (companion.cli) holds the collector off until here: the
+        # start allocates little garbage, and collections walking the ever larger heap of
+        # Textual's modules were a twentieth of the CPU before the first frame.
         gc.collect()
         gc.freeze()
+        gc.enable()
         self.serving.set()
 
     STOP_GRACE = 5.0  # seconds a SIGTERM'd kiosk has to exit cleanly (systemd allows 15)
@@ -197,21 +238,20 @@ class KioskApp(App):
         if self.salvage is not None and not self.query_one(DamagedNotice).follow(
                 kiosk["phase"], lang):
             self.action_dismiss_notice()
-        phase = kiosk["phase"]
-        if phase == "play" and (self.show_join or kiosk["game"] is None):
-            phase = "join"
         if self.show_host and kiosk["host_token"] is None:
             self.show_host = False  # a phone opened the new host code
+        phase = self.phase_shown(kiosk["phase"], kiosk["game"] is not None)
         if self.show_host:
-            phase, kiosk = "start", dict(kiosk, replacing_host=True)
-        switcher = self.query_one("#phases", ContentSwitcher)
-        view = switcher.get_child_by_id(phase)
-        if phase in ("start", "join"):
-            view.show(kiosk, lang, self.base_url)
-        else:
-            view.show(kiosk, lang)
-        if switcher.current != phase:
-            switcher.current = phase
+            kiosk = dict(kiosk, replacing_host=True)
+        view = self.phase_view(phase)
+        if view is not None:
+            if phase in ("start", "join"):
+                view.show(kiosk, lang, self.base_url)
+            else:
+                view.show(kiosk, lang)
+            switcher = self.query_one("#phases", ContentSwitcher)
+            if switcher.current != phase:
+                switcher.current = phase
         if isinstance(self.screen, HelpScreen):
             self.screen.show(self.seat_names(kiosk), lang, not self.kiosk)
         self.query_one("#buttons-line", Pane).show(self.button_state.line(

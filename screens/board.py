@@ -102,6 +102,25 @@ def tracks(view: dict, lang: str, width: int = NARROW["tracks"]) -> Text:
     return t
 
 
+# What `tracks` reads of a view. Most commands change none of it: the pane's text is kept
+# for the same figures instead of being laid out again at every press.
+TRACK_FIELDS = ("shield", "outpost", "fatigue", "sabotage", "suspicion", "commander", "event",
+                "completed_events", "final_event", "pool", "lost", "task_deck_size",
+                "task_discard_size")
+_TRACKS: dict[tuple, Text] = {}
+
+
+def board_tracks(view: dict, lang: str, width: int) -> Text:
+    part = {key: view[key] for key in TRACK_FIELDS if key in view}
+    part["seats"] = [{"name": s["name"]} for s in view["seats"]]  # for seat labels only
+    key = (repr(part), lang, width)
+    if key not in _TRACKS:
+        if len(_TRACKS) >= 64:
+            _TRACKS.clear()
+        _TRACKS[key] = tracks(part, lang, width)
+    return _TRACKS[key]
+
+
 def _events(t: Text, view: dict, lang: str, width: int) -> None:
     event = view["event"]
     t.append("\n")
@@ -260,7 +279,8 @@ class BoardView(Vertical):
         q("#banner", Pane).show(banner(view, lang, said) + play_notice(kiosk, lang))
         if self.has_class("wide"):
             q(Gauges).show(view, lang)
-        q("#tracks", Pane).show(tracks(view, lang, w("tracks")), say(lang, "board.tracks_title"))
+        q("#tracks", Pane).show(board_tracks(view, lang, w("tracks")),
+                                say(lang, "board.tracks_title"))
         players = seats(view, lang, w("seats")) + free_seats(kiosk, lang) \
             + reflow(fair_play(kiosk, lang), w("seats"))
         q("#seats", Pane).show(players, say(lang, "board.seats_title"))
@@ -271,9 +291,22 @@ class BoardView(Vertical):
         live.show(body, title)
         live.display = not self.crowded(view, body, moves)
         q("#mirror", Pane).show(moves, say(lang, "board.mirror_title"))
-        q("#log", Pane).show(paragraphs(list(reversed(said.get("log", []))), w("log"), "—",
-                                        self.log_rows(players)),
-                             say(lang, "board.log_title"))
+        # The log, newest first, moves every row at every command: drawn in the frame after
+        # the one that shows the press (what the table waits to see), not delaying it.
+        self._log_due = (said.get("log", []), players, lang)
+        if not self._log_pending:
+            self._log_pending = True
+            self.call_after_refresh(self._show_log)
+
+    _log_pending = False
+    _log_due: tuple = ([], Text(), "en")
+
+    def _show_log(self) -> None:
+        self._log_pending = False
+        log, players, lang = self._log_due
+        self.query_one("#log", Pane).show(
+            paragraphs(list(reversed(log)), self.width("log"), "—", self.log_rows(players)),
+            say(lang, "board.log_title"))
 
     def log_rows(self, players: Text) -> int | None:
         """The most rows the log can show under the players' pane once `players` is drawn

@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
+from textual.widget import MountError
 
 from companion.hotspot import FAILED, ON, State, wifi_join_string
 from companion.joining import table_url
@@ -166,13 +167,18 @@ class JoinView(Vertical):
     #join-network { height: auto; width: 100%; text-align: center; }
     """
 
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._shown: tuple | None = None  # show's arguments, to draw again once cards exist
+        self._making_cards = False
+
     def compose(self) -> ComposeResult:
         yield Pane(id="join-title")
         with CodeRow():
             yield WifiCode(id="join-wifi")
-            with Grid(id="codes"):
-                for _ in range(MAX_SEATS):
-                    yield SeatCode(classes="seat-code")
+            # The seats' cards are made when first needed: at 120x36 a table of four or
+            # more joins by the table code, and 21 widgets fewer is a start that much sooner.
+            yield Grid(id="codes")
             yield TableCode(id="table-code")
         yield Pane(id="join-network")
         yield Pane(id="join-seats")
@@ -200,6 +206,7 @@ class JoinView(Vertical):
             card.styles.width, card.styles.height = width, height + 1
 
     def show(self, kiosk: dict, lang: str, base_url: str) -> None:
+        self._shown = (kiosk, lang, base_url)
         offline, spot = network_of(self.app)
         seats = kiosk["seats"]
         tokens = kiosk["seat_tokens"]
@@ -243,6 +250,10 @@ class JoinView(Vertical):
                     columns: int) -> None:
         """One card per free seat, in seat order."""
         cards = list(self.query(SeatCode))
+        if not cards:
+            if free:
+                self._make_cards()
+            return
         if free:
             self._size_grid(seat_url(base_url, tokens[free[0]["seat"]]),
                             min(columns, len(free)), (len(free) + columns - 1) // columns)
@@ -250,6 +261,21 @@ class JoinView(Vertical):
             card.display = seat is not None
             if seat is not None:
                 card.show(seat_label(seat, lang), seat_url(base_url, tokens[seat["seat"]]))
+
+    def _make_cards(self) -> None:
+        if not self._making_cards:
+            self._making_cards = True
+            self.call_later(self._mount_cards)
+
+    async def _mount_cards(self) -> None:
+        """A card for every seat a game may have; the codes are drawn once they exist."""
+        try:
+            await self.query_one("#codes", Grid).mount_all(
+                [SeatCode(classes="seat-code") for _ in range(MAX_SEATS)])
+        except MountError:
+            return  # the kiosk is closing
+        if self._shown is not None:
+            self.show(*self._shown)
 
 
 def seat_label(seat: dict, lang: str) -> Text:

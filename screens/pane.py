@@ -219,22 +219,27 @@ def flow(text: Text, units: list[tuple[str | Text, str]], width: int, sep: str =
     if "\n" in lead:  # a new line first: nothing to break before its first unit
         text.append(lead)
         lead = ""
-    line = text.plain[text.plain.rfind("\n") + 1:]
+    plain = text.plain
+    line = plain[plain.rfind("\n") + 1:]
     column, fresh = cell_len(line), not line.strip()
-    for i, (words, style) in enumerate(units):
+    tokens: list[tuple[str, str | None]] = []  # appended together: one append per unit
+    for i, (words, style) in enumerate(units):   # was most of a redraw's CPU
         gap = sep if i else lead
         size = cell_len(words.plain if isinstance(words, Text) else words)
         if not fresh and column + cell_len(gap) + size > width:
-            text.append(gap.rstrip() + "\n" + " " * indent)
+            tokens.append((gap.rstrip() + "\n" + " " * indent, None))
             column = indent
         elif gap:
-            text.append(gap)
+            tokens.append((gap, None))
             column += cell_len(gap)
         if isinstance(words, Text):  # a unit of several styles
+            text.append_tokens(tokens)
+            tokens = []
             text.append_text(words)
         else:
-            text.append(words, style)
+            tokens.append((words, style or None))
         column, fresh = column + size, False
+    text.append_tokens(tokens)
 
 
 def rows(text: Text) -> int:
@@ -305,10 +310,16 @@ def _paragraph(item: str, width: int) -> str:
 def reflow(text: Text, width: int) -> Text:
     """`text` laid out again word by word for `width` columns, styles kept: for lines drawn
     elsewhere that share a pane with lines laid out here."""
+    return _reflowed(tuple(lines(text)), width).copy()
+
+
+@lru_cache(maxsize=64)  # the lines it lays out (the fair-play lines) change once a game
+def _reflowed(rows: tuple, width: int) -> Text:
     out = Text()
-    for i, line in enumerate(text.split("\n", allow_blank=True)):
+    for i, row in enumerate(rows):
         if i:
             out.append("\n")
+        line = _text(row)
         flow(out, [(word, "") for word in line.split(" ") if word.plain], width, sep=" ")
     return out
 

@@ -38,10 +38,15 @@ def half_block_lines(data: str) -> tuple[str, ...]:
                  for upper, lower in zip(rows[::2], rows[1::2]))
 
 
+@lru_cache(maxsize=64)
 def size(data: str) -> tuple[int, int]:
-    """(columns, lines) the code takes on screen."""
-    lines = half_block_lines(data)
-    return len(lines[0]), len(lines)
+    """(columns, lines) the code takes on screen, from its version alone: the join screen
+    sizes its grid for codes it may never draw, and trying the eight masks is most of the
+    cost of making a code (tens of milliseconds on a Pi)."""
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_L, border=QUIET_ZONE)
+    code.add_data(data)
+    modules = code.best_fit() * 4 + 17 + 2 * QUIET_ZONE
+    return modules, (modules + 1) // 2  # two modules a line, an odd last row padded
 
 
 class QrCode(Static):
