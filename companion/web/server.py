@@ -183,6 +183,7 @@ async def stream(request: web.Request, audiences: tuple, build: Callable[[str], 
         wake.set()
 
     stops = [room.listen(audience, heard) for audience in audiences]
+    together = any(isinstance(audience, int) for audience in audiences)  # a seat's phone
     streams.add(wake)
     try:
         await response.write(f"retry: {RETRY_MS}\n\n".encode())
@@ -207,10 +208,12 @@ async def stream(request: web.Request, audiences: tuple, build: Callable[[str], 
                 body = json.dumps(notice, separators=(",", ":"), ensure_ascii=False)
                 chunks.append(f"event: notice\ndata: {body}\n\n".encode())
             notices.clear()
-            # Every stream woken by the same change builds its payload first and writes it
+            # Every phone woken by the same change builds its payload first and writes it
             # only after this yield, when all of them are built: the seven phones get a vote's
-            # reveal within a few sends of each other, not seven payload builds apart.
-            await asyncio.sleep(0)
+            # reveal within a few sends of each other, not seven payload builds apart. The
+            # board and host pages hide no ballot: they write at once, a loop turn less each.
+            if together:
+                await asyncio.sleep(0)
             await response.write(b"".join(chunks))
     except ConnectionResetError:
         pass  # the phone went away; it reconnects and gets a whole payload again
