@@ -81,11 +81,6 @@ class Pane(Widget):
         if title:
             self.border_title = title
 
-    @property
-    def text(self) -> Text:
-        """What the pane shows (an empty Text before its first `show`)."""
-        return self._shown or Text()
-
     def show(self, text: Text, title: str | None = None) -> None:
         if title is not None and title != self.border_title:
             self.border_title = title
