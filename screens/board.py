@@ -3,6 +3,8 @@ panel (malfunction or vote), what to mirror on the physical board, and the log. 
 is drawn from the public view; a seat's dice are never in it until the game is over."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
@@ -149,34 +151,44 @@ def seats(view: dict, lang: str, width: int = NARROW["seats"]) -> Text:
     ▶ marks the player whose turn it is (before the first turn, the one who plays first)."""
     t = Text()
     waiting = view["waiting"] or {"seats": [], "decision": None}
-    widest = max(cell_len(say(lang, "board.chosen")), cell_len(say(lang, "board.deciding")))
     for s in view["seats"]:
         i = s["seat"]
+        mark = None
+        if i in waiting["seats"]:
+            mark = i in waiting.get("chosen", ())
         if i:
             t.append("\n")
-        t.append("▶ " if s["active"] else "  ", "bold yellow")
-        t.append(f"{seat_label(view, i):<12.12}", "bold reverse" if s["active"] else "bold")
-        t.append(f" {name_of(lang, 'character', s['character'])}")
-        marks = []
-        if s["commander"]:
-            marks.append((say(lang, "board.commander_mark"), "bold blue"))
-        limit = say(lang, "board.die_limit", limit=s["die_limit"])
-        marks.append((limit + (f" ({s['die_tokens']:+d})" if s["die_tokens"] else ""), ""))
-        if s["quarantined"]:
-            marks.append((say(lang, "board.quarantined"), "bold red"))
-        if s["fatigued"]:
-            marks.append((say(lang, "board.fatigued_mark"), "yellow"))
-        if s["revealed"] and s.get("status"):
-            marks.append((name_of(lang, "status", s["status"]), "bold magenta"))
-        flow(t, marks, width, sep=" ", indent=4, lead="\n    ")
-        # Whose answer the game waits for changes at every press: the row is kept for it
-        # on every seat, so the pane never changes height with it (no layout per press).
-        waiting_mark = []
-        if i in waiting["seats"]:
-            chosen = i in waiting.get("chosen", ())
-            waiting_mark = [(say(lang, "board.chosen" if chosen else "board.deciding"),
-                             "green" if chosen else "bold yellow")]
-        flow_reserved(t, waiting_mark, width, widest, indent=4)
+        t.append_text(_seat(tuple(s.items()), mark, lang, width))
+    return t
+
+
+@lru_cache(maxsize=256)  # a press changes one seat's mark: the other seats are as they were
+def _seat(items: tuple, chosen: bool | None, lang: str, width: int) -> Text:
+    s = dict(items)
+    t = Text()
+    t.append("▶ " if s["active"] else "  ", "bold yellow")
+    label = f"{s['seat'] + 1} {s['name']}"  # as seat_label says it
+    t.append(f"{label:<12.12}", "bold reverse" if s["active"] else "bold")
+    t.append(f" {name_of(lang, 'character', s['character'])}")
+    marks = []
+    if s["commander"]:
+        marks.append((say(lang, "board.commander_mark"), "bold blue"))
+    limit = say(lang, "board.die_limit", limit=s["die_limit"])
+    marks.append((limit + (f" ({s['die_tokens']:+d})" if s["die_tokens"] else ""), ""))
+    if s["quarantined"]:
+        marks.append((say(lang, "board.quarantined"), "bold red"))
+    if s["fatigued"]:
+        marks.append((say(lang, "board.fatigued_mark"), "yellow"))
+    if s["revealed"] and s.get("status"):
+        marks.append((name_of(lang, "status", s["status"]), "bold magenta"))
+    flow(t, marks, width, sep=" ", indent=4, lead="\n    ")
+    # Whose answer the game waits for changes at every press: the row is kept for it
+    # on every seat, so the pane never changes height with it (no layout per press).
+    widest = max(cell_len(say(lang, "board.chosen")), cell_len(say(lang, "board.deciding")))
+    waiting_mark = [] if chosen is None else [
+        (say(lang, "board.chosen" if chosen else "board.deciding"),
+         "green" if chosen else "bold yellow")]
+    flow_reserved(t, waiting_mark, width, widest, indent=4)
     return t
 
 
@@ -256,7 +268,7 @@ class BoardView(Vertical):
 
     def width(self, pane: str) -> int:
         """The columns of a pane's text, once laid out; before that, the Pi screen's."""
-        return self.query_one(f"#{pane}").content_size.width or NARROW[pane]
+        return self.query_one(f"#{pane}", Pane).inner.width or NARROW[pane]
 
     def crowded(self, view: dict, live: Text, moves: Text) -> bool:
         """True when the moves to make need the live panel's rows too, and it holds no

@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Span, Text
 from textual import events
 from textual.geometry import Region, Size
@@ -69,6 +70,16 @@ class Pane(Widget):
             self.post_message(self.Resized())
 
     _resized = 0
+    inner = Size(0, 0)  # the content's size, kept from the last layout
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        """Keeps the size inside the border and padding: Textual's content_size looks the
+        widget up in the screen's map each time, and a press read it for every row drawn."""
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        gutter = self.styles.gutter
+        self.inner = Size(max(size.width - gutter.width, 0), max(size.height - gutter.height, 0))
+        return resized
 
     def __init__(self, *, title: str = "", **kwargs):
         super().__init__(**kwargs)
@@ -89,7 +100,7 @@ class Pane(Widget):
         self._shown = text
         before, widest = self._rows, self._widest()
         self._lines = lines(harmless(text))
-        self._lay_out(self.content_size.width)
+        self._lay_out(self.inner.width)
         styles = self.styles
         # A pane that fits its text takes a layout pass when its size changes; every other
         # change repaints only the rows that differ.
@@ -100,11 +111,16 @@ class Pane(Widget):
         if len(self._rows) != len(before) and styles.content_align_vertical != "top":
             self.refresh()  # the rows moved up or down as a whole
             return
-        width, rows = self.content_size.width, self._rows
+        width, rows = self.inner.width, self._rows
         changed = [row for row in range(max(len(before), len(rows)))
                    if row >= len(before) or row >= len(rows) or before[row] != rows[row]]
         if changed:
             self.refresh(*(Region(0, row, width, 1) for row in changed))
+
+    def words(self) -> str:
+        """The words the pane holds to draw, rows joined by a space (bench_kiosk reads them
+        at each repaint: cheaper than reading the screen back)."""
+        return " ".join(" ".join(row[0] for row in self._rows).split())
 
     def _widest(self) -> int:
         return max((cell_len(line[0]) for line in self._lines), default=0)
@@ -130,7 +146,7 @@ class Pane(Widget):
         return len(self._rows)
 
     def render_line(self, y: int) -> Strip:
-        width, height = self.content_size
+        width, height = self.inner
         if width != self._width:
             self._lay_out(width)
         style = self.visual_style.rich_style
@@ -146,7 +162,7 @@ class Pane(Widget):
         return strip
 
     def _strip(self, row: tuple, width: int, style) -> Strip:
-        segments = list(Segment.apply_style(_text(row).render(self.app.console), style))
+        segments = cells(row, self.app.console, style)
         length = cell_len(row[0])
         align = self.styles.text_align if self.styles.text_align != "start" \
             else self.styles.content_align_horizontal
@@ -177,6 +193,28 @@ def lines(text: Text) -> list[tuple]:
                                  span_style))
             i += 1
     return [(part, tuple(cut), style) for part, cut in zip(parts, spans)]
+
+
+def cells(row: tuple, console, base: Style) -> list[Segment]:
+    """A row as the segments `base` + Rich's rendering of it would give (a Text made and
+    rendered per row was most of a new row's cost): the row's own style and its spans'
+    over it in order, each stretch of letters under the same spans one segment."""
+    plain, spans, style = row
+    if not plain:
+        return []
+    if not spans:  # as Rich: a Text without spans is drawn without its own style
+        return [Segment(plain, base)]
+    cuts = sorted({0, len(plain), *(span[0] for span in spans), *(span[1] for span in spans)})
+    return [Segment(plain[begin:end], _combined(console, base, (style, *(
+                span[2] for span in spans if span[0] <= begin and end <= span[1]))))
+            for begin, end in zip(cuts, cuts[1:])]
+
+
+@lru_cache(maxsize=4096)
+def _combined(console, base: Style, styles: tuple) -> Style:
+    for style in styles:
+        base = base + console.get_style(style, default=Style.null())
+    return base
 
 
 def _text(row: tuple) -> Text:

@@ -3,6 +3,8 @@ public view and its log. Once a malfunction or a vote is over its result stays u
 next one begins, so the table can read what just happened."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.cells import cell_len
 from rich.text import Text
 
@@ -69,10 +71,9 @@ def task(view: dict, lang: str, width: int = 40) -> Text:
     # Each press flips one seat's mark: the rows the list would take with every mark at
     # its widest are kept, so the pane keeps its height from the first press to the last.
     widest = max(("…", "·", say(lang, "task.in"), say(lang, "task.out")), key=cell_len)
-    part, most = Text(), Text()
+    part = Text()
     _seat_marks(part, view, marks, width)
-    _seat_marks(most, view, [(seat, widest, "") for seat, _, _ in marks], width)
-    t.append_text(pad_rows(part, rows(most)))
+    t.append_text(pad_rows(part, _most_rows(_names(view), tuple(tv["order"]), widest, width)))
     if tv["submitted"]:
         t.append(f"\n{say(lang, 'task.submitted')}\n", "bold")
         _submitted(t, view, lang, tv["submitted"], width)
@@ -187,9 +188,27 @@ def vote(view: dict, lang: str, facts: list, width: int = 40) -> Text:
     return pad_rows(t, _reveal_rows(view, lang, target, sorted(ballots), width))
 
 
+def _names(view: dict) -> tuple:
+    return tuple(s["name"] for s in view["seats"])
+
+
+@lru_cache(maxsize=64)  # the same from a malfunction's first press to its last
+def _most_rows(names: tuple, order: tuple, widest: str, width: int) -> int:
+    most = Text()
+    _seat_marks(most, {"seats": [{"name": name} for name in names]},
+                [(seat, widest, "") for seat in order], width)
+    return rows(most)
+
+
 def _reveal_rows(view: dict, lang: str, target: int, voters: list, width: int) -> int:
+    return _most_vote_rows(_names(view), lang, target, tuple(voters), width)
+
+
+@lru_cache(maxsize=64)  # the same from a vote's call to its result
+def _most_vote_rows(names: tuple, lang: str, target: int, voters: tuple, width: int) -> int:
     """The most rows a vote's panel takes once revealed: every ballot at its widest, the
     tally, a tie broken or awaited, the result."""
+    view = {"seats": [{"name": name} for name in names]}
     widest = lambda *words: max(words, key=cell_len)  # noqa: E731
     results = [say(lang, f"vote.result_{r}") for r in ("free", "quarantine")]
     t = Text()
