@@ -16,7 +16,9 @@ Prints:
     process, and each command's time from its arrival to the kiosk's repaint  (target p99 <= 50 ms)
 
 Usage: .venv/bin/python bench/bench_web.py [--games N] [--seed S] [--data-dir DIR] [--quick]
-                                            [--kiosk] [--pi-class]
+                                            [--kiosk] [--pace SECONDS] [--pi-class]
+--pace: a player's time to tap once every screen shows the last command (0.3 s with --kiosk:
+the whole Pi as at a table; 0 without: the server alone, commands back to back);
 --quick: the first 12 commands of one game, no targets judged (what the test suite runs);
 --pi-class: the server (and with --kiosk the kiosk: the Pi) on a Pi-4-class CPU budget
 (bench/budget.py); the phones and viewers are other devices: they run on this machine's other
@@ -46,6 +48,11 @@ NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 VIEWERS = 20
 QUICK_COMMANDS = 12
 DEAL_READING = 1.0  # seconds between the deal and the first command
+# A player sees the last command on their phone, then taps: a human's reaction to what a
+# screen shows takes a quarter of a second at the very least. The whole Pi (--kiosk) is
+# measured at that pace, as at a table; commands sent back to back are the server's stress
+# test, where the kiosk's repaint of one command delays the next.
+TABLE_PACE = 0.3
 WAIT = 10.0  # seconds: a stream that shows nothing for this long is a failure, not a figure
 STATE_ID = re.compile(rb'"view":\{"state_id":(\d+)')
 
@@ -187,7 +194,7 @@ def choose(view: dict, rng: random.Random) -> list | None:
 
 
 async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
-                    most: int | None = None) -> int:
+                    most: int | None = None, pace: float = 0.0) -> int:
     """Play one game (or its first `most` commands); returns the commands sent."""
     base = f"http://127.0.0.1:{port}"
     connector = aiohttp.TCPConnector(limit=0)
@@ -220,6 +227,7 @@ async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
             views = [json.loads(s.raw_latest)["view"] for s in seats]
             if views[0]["outcome"] is not None or commands == most:
                 return commands
+            await asyncio.sleep(pace)  # the player reads the screen, then taps
             moves = [(seat, choose(view, rng)) for seat, view in enumerate(views)]
             moves = [(seat, option) for seat, option in moves if option is not None]
             seat, option = rng.choice(moves)
@@ -272,6 +280,10 @@ def main() -> None:
                              "on the disk; /dev/shm takes the disk's fsync out of the figures)")
     parser.add_argument("--kiosk", action="store_true",
                         help="the whole Pi: the kiosk drawn in the server's process too")
+    parser.add_argument("--pace", type=float, default=None,
+                        help="seconds a player takes to tap once their phone shows the last "
+                             f"command (default {TABLE_PACE} with --kiosk, as at a table; "
+                             "0 without: commands back to back, the server's stress test)")
     # --pi-class puts the server (the Pi) on the budget; the phones are other devices and
     # read their streams on the rest of this machine, on a core of their own.
     args = add_options(parser).parse_args()
@@ -283,6 +295,7 @@ def main() -> None:
     else:
         print(describe(), flush=True)
     most = QUICK_COMMANDS if args.quick else None
+    pace = args.pace if args.pace is not None else (TABLE_PACE if args.kiosk else 0.0)
     if args.quick:
         args.games = 1
     figures: dict[str, list[float]] = {"ack": [], "phone": [], "viewer": [], "spread": []}
@@ -298,7 +311,8 @@ def main() -> None:
                 codes = json.loads(child.stdout.readline())
                 server = server_pid(child.pid)
                 began = cpu_seconds(server)
-                commands += asyncio.run(play_game(codes["port"], codes, rng, figures, most))
+                commands += asyncio.run(play_game(codes["port"], codes, rng, figures, most,
+                                                  pace))
                 cpu += cpu_seconds(server) - began
                 memory.append(memory_mb(server))
             finally:
@@ -312,7 +326,8 @@ def main() -> None:
                     child.wait()
     judged = not args.quick
     print(f"{args.games} games{' (cut short: --quick)' if args.quick else ''}, {len(NAMES)} seats (one phone stream each), {VIEWERS} board "
-          f"viewers, {commands} commands sent by phones over HTTP, loopback")
+          f"viewers, {commands} commands sent by phones over HTTP, loopback, "
+          f"each {pace:g} s after the last one showed on every screen")
     print(summary("command -> every phone's update", figures["phone"]))
     print(summary("command -> every viewer's update", figures["viewer"]))
     print(summary("command -> every update (phones and viewers)",

@@ -28,6 +28,7 @@ from .buttons import COLOURS, REFUSALS, lit_seats, press_command, press_refusal
 from .darkmoon import BadSetup, RulesError, Setup
 from .darkmoon.views import waiting_view
 from .joining import table_token
+from .phones_first import PhonesFirst
 from .fairdeal import (add_contribution, checked_contribution, dealt_fair, fair_view, fresh_fair,
                        record_of)
 from .store import EventStore, StoreError
@@ -62,6 +63,7 @@ class Room:
         self._listeners: list[tuple[object, Listener]] = []
         self._in_flight = 0   # commands on the writer whose callers have no answer yet
         self._held = False    # a table change heard meanwhile: told once they have it
+        self.phones_first = PhonesFirst()  # the kiosk redraws a phone's command after them
         self._bots = Bots(self, seed, bot_delay)
         self.notices: list[dict] = []
         self.notice_count = 0  # every notice so far: a page tells which of them are new
@@ -375,6 +377,7 @@ class Room:
         async with self._lock:
             self._as_host(host)
             pending = self._queue(actor, command)
+            self.phones_first.from_phone = False
         return await self._stored(pending)
 
     async def seat_submit(self, token: str, phone: str | None, command: dict) -> dict:
@@ -384,6 +387,7 @@ class Room:
         async with self._lock:
             seat = self.check_seat(token, phone)
             pending = self._queue(seat, command)
+            self.phones_first.from_phone = True
         return await self._stored(pending)
 
     def _queue(self, actor, command: dict) -> asyncio.Future:

@@ -218,9 +218,12 @@ class KioskApp(App):
         A burst of changes is drawn once."""
         if payload is None and not self._pending:
             self._pending = True
-            self.call_later(self.sync)
+            self.room.phones_first.then(self._sync_later)  # a phone's command: phones first
         self.show_leds()
         self._quiet_later()
+
+    def _sync_later(self) -> None:
+        self.call_later(self.sync)
 
     QUIET_SECONDS = 3.0  # no change for this long: a full collection costs no one a wait
     FULL_COLLECTION_RARELY = 1000  # else one every 1000 middle ones (the default is 10)

@@ -176,11 +176,17 @@ async def stream(request: web.Request, audiences: tuple, build: Callable[[str], 
     streams = request.app[STREAMS_KEY]
 
     def heard(_audience, payload: dict | None) -> None:
-        nonlocal changed
+        nonlocal changed, counted
         if payload is not None:
             notices.append(payload)
+        if not counted:  # the kiosk's redraw of this change waits for its write
+            counted = True
+            owed[0] += 1
+            room.phones_first.woken()
         changed = True
         wake.set()
+
+    counted, owed = False, [0]  # this change counted; the writes the kiosk waits for
 
     stops = [room.listen(audience, heard) for audience in audiences]
     together = any(isinstance(audience, int) for audience in audiences)  # a seat's phone
@@ -197,6 +203,7 @@ async def stream(request: web.Request, audiences: tuple, build: Callable[[str], 
                 await response.write(b": ping\n\n")
                 continue
             changed = False
+            sending, counted = counted, False  # a change heard from here on is the next's
             try:
                 allowed()
             except RoomError as error:
@@ -214,10 +221,15 @@ async def stream(request: web.Request, audiences: tuple, build: Callable[[str], 
             # board and host pages hide no ballot: they write at once, a loop turn less each.
             if together:
                 await asyncio.sleep(0)
+            if sending:  # just before the write: its bytes go out in this very turn
+                owed[0] -= 1
+                room.phones_first.sent()
             await response.write(b"".join(chunks))
     except ConnectionResetError:
         pass  # the phone went away; it reconnects and gets a whole payload again
     finally:
+        for _ in range(owed[0]):
+            room.phones_first.sent()
         streams.wakes.discard(wake)
         for stop in stops:
             stop()

@@ -1,0 +1,90 @@
+"""Issue 12: on the Pi one CPU draws the kiosk and feeds the phones. A phone's command reaches
+every open stream before the kiosk redraws it (the player tapping watches their phone); a seat
+button's press is redrawn on the kiosk at once; a stream that never writes holds the kiosk up
+for MOST_WAIT at most. Real server, real streams on loopback."""
+from __future__ import annotations
+
+import asyncio
+import random
+
+from companion import phones_first
+from companion.phones_first import PhonesFirst
+from companion.room import PUBLIC
+from companion.simulate import choice_for
+
+from test_http_streams import NAMES, all_streams
+
+
+def kiosk_like(room, seen: list) -> None:
+    """What the kiosk does when the table changes: redraw once the phones have it. It
+    listens first, as the kiosk does (it is up before any phone connects)."""
+    room.listen(PUBLIC, lambda _audience, payload: payload is None and room.phones_first.then(
+        lambda: seen.append((room.table.state_id, room.phones_first.busy))))
+
+
+async def test_a_phones_command_is_written_to_every_stream_before_the_kiosk_redraws(
+        room, set_up_game, open_stream):
+    seen: list = []
+    kiosk_like(room, seen)
+    table = await set_up_game(NAMES)
+    streams = await all_streams(table, open_stream)
+    for stream in streams.values():
+        await stream.next_view()
+    writes = []
+    sent = room.phones_first.sent
+    room.phones_first.sent = lambda: (writes.append(room.table.state_id), sent())
+    seat = room.table.state.pending.seats[0]
+    command = choice_for(room.table.state, seat, random.Random(0))
+    response = await table.seats[seat][0].post(table.seat_url(seat, "/command"),
+                                               json={**command,
+                                                     "state_id": room.table.state_id})
+    new = (await response.json())["state_id"]
+    for stream in streams.values():
+        await stream.next_view(lambda p: p["view"]["state_id"] >= new)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    # the kiosk redrew the command once, when no stream still had it to write, and after
+    # all six streams (four seats, the board, the host) had written it
+    assert seen[-1] == (new, 0)
+    assert writes.count(new) == len(streams)
+
+
+async def test_a_seat_buttons_press_is_redrawn_at_once(room, set_up_game, open_stream):
+    seen: list = []
+    kiosk_like(room, seen)
+    table = await set_up_game(NAMES)
+    streams = await all_streams(table, open_stream)
+    for stream in streams.values():
+        await stream.next_view()
+    seat = room.table.state.pending.seats[0]
+    await room.submit(seat, choice_for(room.table.state, seat, random.Random(0)))
+    for _ in range(3):
+        await asyncio.sleep(0)
+    # told while the streams were still to write it: the kiosk did not wait for them
+    assert seen[-1][0] == room.table.state_id and seen[-1][1] > 0
+
+
+async def test_a_stream_that_never_writes_holds_the_kiosk_up_no_longer_than_the_most_wait():
+    waiting = PhonesFirst()
+    waiting.from_phone = True
+    waiting.woken()  # a stream woken that will never write (a phone gone quiet)
+    redrawn = asyncio.Event()
+    began = asyncio.get_running_loop().time()
+    waiting.then(redrawn.set)
+    await asyncio.wait_for(redrawn.wait(), 5)
+    assert asyncio.get_running_loop().time() - began >= phones_first.MOST_WAIT * 0.9
+
+
+async def test_a_stream_cut_off_instead_of_written_to_does_not_hold_the_kiosk_up(
+        room, set_up_game, open_stream):
+    """A seat re-bound to another phone: its old phone's stream, woken by the change, ends
+    with a refusal instead of the view; the kiosk waits for no write from it."""
+    table = await set_up_game(NAMES)
+    old = await open_stream(table.seats[2][0], table.seat_url(2, "/events"))
+    await old.next_view()
+    await table.host.post(f"{table.host_url}/rebind", json={"seat": 2})
+    event, _ = await old.next()
+    assert event == "refused"
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert room.phones_first.busy == 0
