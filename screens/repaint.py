@@ -3,13 +3,17 @@
 Textual repaints a screen's changed rows by drawing every widget inside the rectangle around
 all of them: a press that changes the banner (the top row) and a row of the live panel drew
 the whole board, every pane of it, though only two panes had a row to send. On a Pi-class CPU
-that was about a third of the time from a press to the screen showing it. Here the widgets
-drawn are those that overlap a changed region; the rows sent to the terminal are the same.
+that was about a third of the time from a press to the screen showing it. Here a widget is
+drawn only where part of a change shows through it; the rows sent to the terminal are the
+same.
 
-Why that sends the same cells: a cell is sent only if a changed region covers it, and a
-widget that covers such a cell overlaps that region, so it is drawn; front to back order is
-kept, so a widget in front still wins its cells. tests/screens/test_repaint.py compares the
-screen after every command of games with what a full repaint draws."""
+Why that sends the same cells: a cell is sent only if a changed region covers it; Textual
+paints front to back and the first widget to cover a cell wins it, so the widget that shows
+there overlaps the change and is drawn; a widget skipped because one in front covers all it
+would show of the change loses every such cell anyway. This leans on Textual's compositor
+internals (the version pinned in pyproject.toml): tests/screens/test_repaint.py compares the
+terminal after every command of a whole game with a full repaint, and fails on an upgrade
+that changes them."""
 from __future__ import annotations
 
 from textual._compositor import ChopsUpdate, Compositor
