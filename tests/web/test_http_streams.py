@@ -18,6 +18,16 @@ async def all_streams(table, open_stream) -> dict:
     return streams
 
 
+async def phone_command(room, table) -> int:
+    """The waited-for seat's phone sends a legal command; the new state id."""
+    seat = room.table.state.pending.seats[0]
+    command = choice_for(room.table.state, seat, random.Random(0))
+    response = await table.seats[seat][0].post(table.seat_url(seat, "/command"),
+                                               json={**command,
+                                                     "state_id": room.table.state_id})
+    return (await response.json())["state_id"]
+
+
 async def test_the_first_message_is_the_whole_payload(room, set_up_game, open_stream):
     table = await set_up_game(NAMES)
     streams = await all_streams(table, open_stream)
@@ -37,12 +47,7 @@ async def test_after_a_command_every_seat_and_the_board_get_the_new_view(
     streams = await all_streams(table, open_stream)
     for stream in streams.values():
         await stream.next_view()
-    seat = room.table.state.pending.seats[0]
-    command = choice_for(room.table.state, seat, random.Random(0))
-    response = await table.seats[seat][0].post(table.seat_url(seat, "/command"),
-                                               json={**command,
-                                                     "state_id": room.table.state_id})
-    new = (await response.json())["state_id"]
+    new = await phone_command(room, table)
     for who, stream in streams.items():
         payload = await stream.next_view(lambda p: p["view"]["state_id"] >= new)
         assert payload["view"]["state_id"] == new

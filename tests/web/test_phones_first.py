@@ -12,7 +12,7 @@ from companion.phones_first import PhonesFirst
 from companion.room import PUBLIC
 from companion.simulate import choice_for
 
-from test_http_streams import NAMES, all_streams
+from test_http_streams import NAMES, all_streams, phone_command
 
 
 def kiosk_like(room, seen: list) -> None:
@@ -22,23 +22,24 @@ def kiosk_like(room, seen: list) -> None:
         lambda: seen.append((room.table.state_id, room.phones_first.busy))))
 
 
-async def test_a_phones_command_is_written_to_every_stream_before_the_kiosk_redraws(
-        room, set_up_game, open_stream):
+async def watched_game(room, set_up_game, open_stream) -> tuple[list, object, dict]:
+    """A game with the kiosk-like listener (what it saw), every stream open and read."""
     seen: list = []
     kiosk_like(room, seen)
     table = await set_up_game(NAMES)
     streams = await all_streams(table, open_stream)
     for stream in streams.values():
         await stream.next_view()
+    return seen, table, streams
+
+
+async def test_a_phones_command_is_written_to_every_stream_before_the_kiosk_redraws(
+        room, set_up_game, open_stream):
+    seen, table, streams = await watched_game(room, set_up_game, open_stream)
     writes = []
     sent = room.phones_first.sent
     room.phones_first.sent = lambda: (writes.append(room.table.state_id), sent())
-    seat = room.table.state.pending.seats[0]
-    command = choice_for(room.table.state, seat, random.Random(0))
-    response = await table.seats[seat][0].post(table.seat_url(seat, "/command"),
-                                               json={**command,
-                                                     "state_id": room.table.state_id})
-    new = (await response.json())["state_id"]
+    new = await phone_command(room, table)
     for stream in streams.values():
         await stream.next_view(lambda p: p["view"]["state_id"] >= new)
     for _ in range(5):
@@ -50,12 +51,7 @@ async def test_a_phones_command_is_written_to_every_stream_before_the_kiosk_redr
 
 
 async def test_a_seat_buttons_press_is_redrawn_at_once(room, set_up_game, open_stream):
-    seen: list = []
-    kiosk_like(room, seen)
-    table = await set_up_game(NAMES)
-    streams = await all_streams(table, open_stream)
-    for stream in streams.values():
-        await stream.next_view()
+    seen, _, _ = await watched_game(room, set_up_game, open_stream)
     seat = room.table.state.pending.seats[0]
     await room.submit(seat, choice_for(room.table.state, seat, random.Random(0)))
     for _ in range(3):
