@@ -16,7 +16,7 @@ from .gauges import SUSPICION_VOTE, TRACK_LENGTH, Gauges
 from .pane import (Pane, flow, flow_reserved, heading, listed, paragraphs, reflow,
                    rows_in)
 from .panels import VOTE_DECISIONS, live_panel
-from .words import counted, dice, name_of, say, seat_label, sentences
+from .words import counted, dice, labelled, name_of, say, seat_label, sentences
 
 FAILURE_KEYS = {"-1": "minus_1", "any+": "any_plus", "-2": "minus_2", "any-": "any_minus",
                 "breached": "breached"}
@@ -167,8 +167,7 @@ def _seat(items: tuple, chosen: bool | None, lang: str, width: int) -> Text:
     s = dict(items)
     t = Text()
     t.append("▶ " if s["active"] else "  ", "bold yellow")
-    label = f"{s['seat'] + 1} {s['name']}"  # as seat_label says it
-    t.append(f"{label:<12.12}", "bold reverse" if s["active"] else "bold")
+    t.append(f"{labelled(s['seat'], s['name']):<12.12}", "bold reverse" if s["active"] else "bold")
     t.append(f" {name_of(lang, 'character', s['character'])}")
     marks = []
     if s["commander"]:

@@ -192,10 +192,15 @@ def _names(view: dict) -> tuple:
     return tuple(s["name"] for s in view["seats"])
 
 
+def _named(names: tuple) -> dict:
+    """A view with only the seats' names: all that the cached row counts below read."""
+    return {"seats": [{"name": name} for name in names]}
+
+
 @lru_cache(maxsize=64)  # the same from a malfunction's first press to its last
 def _most_rows(names: tuple, order: tuple, widest: str, width: int) -> int:
     most = Text()
-    _seat_marks(most, {"seats": [{"name": name} for name in names]},
+    _seat_marks(most, _named(names),
                 [(seat, widest, "") for seat in order], width)
     return rows(most)
 
@@ -208,7 +213,7 @@ def _reveal_rows(view: dict, lang: str, target: int, voters: list, width: int) -
 def _most_vote_rows(names: tuple, lang: str, target: int, voters: tuple, width: int) -> int:
     """The most rows a vote's panel takes once revealed: every ballot at its widest, the
     tally, a tie broken or awaited, the result."""
-    view = {"seats": [{"name": name} for name in names]}
+    view = _named(names)
     widest = lambda *words: max(words, key=cell_len)  # noqa: E731
     results = [say(lang, f"vote.result_{r}") for r in ("free", "quarantine")]
     t = Text()

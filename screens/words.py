@@ -50,7 +50,10 @@ def sentences(view: dict, lang: str) -> dict:
 def seat_label(view: dict, seat: int) -> str:
     """ "3 Cai": seat numbers are shown from 1, as printed on the button box."""
     seats = view.get("seats") or []
-    name = seats[seat]["name"] if 0 <= seat < len(seats) else "?"
+    return labelled(seat, seats[seat]["name"] if 0 <= seat < len(seats) else "?")
+
+
+def labelled(seat: int, name: str) -> str:
     return f"{seat + 1} {name}"
 
 
