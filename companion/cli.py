@@ -117,6 +117,8 @@ def kiosk_command(args, demo: bool) -> int:
     problem = port_problem(args.listen, args.port)
     if problem:
         return refuse(problem)
+    from . import warmstart
+    warmstart.begin(args.data_dir)  # before Textual is imported: it compiles as it loads
     from .net import base_url
     from .room import Room
     from .salvage import StoreUnavailable, open_room

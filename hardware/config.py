@@ -7,7 +7,6 @@ See hardware/buttons.example.toml and hardware/WIRING.md.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, fields
 
 DEFAULT_PATH = "/etc/darkmoon-companion/buttons.toml"
@@ -47,6 +46,7 @@ class ButtonConfig:
 
 def load(path) -> ButtonConfig:
     """Read and check a config file. Raises ConfigError naming the file and the key."""
+    import tomllib  # only a table with a box has the file: the others start without it
     path = str(path)
     try:
         with open(path, "rb") as handle:

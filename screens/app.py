@@ -23,7 +23,7 @@ from textual.css.query import NoMatches
 from textual.widget import MountError
 from textual.widgets import ContentSwitcher
 
-from companion import net
+from companion import net, warmstart
 from companion.table import PUBLIC
 from hardware import keyboard
 from hardware.pad import Notice, Press
@@ -84,6 +84,7 @@ class KioskApp(App):
         self._quiet: asyncio.TimerHandle | None = None  # the full collection when quiet
         self._sigterm = False
         self._making: set[str] = set()  # the phases' views being mounted
+        self._keeping: asyncio.Task | None = None  # the warm-start file being written
 
     def compose(self) -> ComposeResult:
         if self.salvage is not None:
@@ -155,6 +156,9 @@ class KioskApp(App):
         building the server is a quarter of the CPU of a start (a second on a Pi), and the
         join screen need not wait for it: the port was checked free before the kiosk started,
         and nobody scans a code in the second after it appears."""
+        keep = warmstart.finish()  # what this start worked out, for the next one
+        if keep is not None:
+            self._keeping = asyncio.create_task(asyncio.to_thread(keep))
         if self.serve and self._runner is None:
             from companion.web.server import start_server
             self._runner = await start_server(self.room, self.listen_host, self.port)

@@ -1,0 +1,150 @@
+"""What every start of the kiosk works out the same way, kept in the data directory from the
+start before: the compiled form of each regular expression compiled while starting, and the
+mask chosen for each QR code.
+
+Most of a start is importing Textual and Rich, and they compile about ninety regular
+expressions as they load (Textual's CSS tokenizer alone dozens). Python's `re` parses each
+pattern and generates its matcher code in pure Python, a fifteenth of the CPU before the first
+frame (about 0.15 s on a Pi); and choosing the best of a QR code's eight masks is about as
+much again per code. Both give the same answer every time for the same input, so a start
+reuses what the last one worked out and computes only what is new.
+
+The file holds no secret: QR codes are known by a hash of what they encode. A missing,
+damaged or foreign file (another Python, another format) is ignored and rewritten; a file
+that cannot be written (a full card) only means the next start computes it all again.
+
+    begin(data_dir)     before Textual is imported: read the file, hook `re`'s compiler
+    qr_mask(data)       the mask chosen last time for this code, or None
+    remember_qr_mask(data, mask)
+    finish()            at the first frame: unhook `re`; a function that writes what is new
+                        (run it off the event loop), or None when nothing is
+
+The window ends at the first frame on purpose: what is compiled later (the web server's
+imports) includes patterns built from sets, different at every start, which would have the
+file written at every start for nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import marshal
+import os
+import sys
+from collections.abc import Callable
+from re import _compiler, _parser
+
+import _sre
+
+log = logging.getLogger(__name__)
+
+FILE = "warm-start"
+# The compiled form is the interpreter's own: another Python (an upgrade) ignores the file.
+FORMAT = (1, sys.version, _sre.MAGIC, _sre.CODESIZE)
+
+_original = _compiler.compile
+_path: str | None = None
+_kept: dict = {}  # pattern key -> what _sre.compile takes: the file's
+_used: dict = {}  # the same for what this start compiled: the next file
+_masks: dict[str, int] = {}  # QR code hash -> mask: the file's, and those chosen since
+_masks_used: dict[str, int] = {}  # those this start drew: the next file
+_new = False
+
+
+def begin(data_dir: str) -> None:
+    global _path, _kept, _used, _masks, _masks_used, _new
+    _path, _new = os.path.join(data_dir, FILE), False
+    _kept, _used, _masks, _masks_used = {}, {}, {}, {}
+    try:
+        with open(_path, "rb") as file:
+            kept = marshal.loads(file.read())
+        if kept[0] == FORMAT and isinstance(kept[1], dict) and isinstance(kept[2], dict):
+            _kept, _masks = kept[1], kept[2]
+    except FileNotFoundError:
+        pass
+    except Exception as error:  # damaged: a torn write cannot be (see _writer), a bad card can
+        log.warning("the warm-start file %s is unreadable (%s): starting without it",
+                    _path, error)
+    _compiler.compile = _compile
+
+
+def _compile(pattern, flags=0):
+    """re._compiler.compile, from the file when the last start compiled the same pattern.
+    re's own per-process cache sits in front of this; only its misses reach here."""
+    global _new
+    if not isinstance(pattern, (str, bytes)) or flags & _compiler.SRE_FLAG_DEBUG:
+        return _original(pattern, flags)
+    key = (pattern, int(flags))
+    parts = _kept.get(key)
+    if parts is not None:
+        try:
+            compiled = _sre.compile(pattern, *parts)
+            _used[key] = parts
+            return compiled
+        except Exception:  # a damaged entry: _sre checks the code it is given
+            pass
+    parts = _used[key] = _compiled(pattern, int(flags))
+    _new = True
+    return _sre.compile(pattern, *parts)
+
+
+def _compiled(pattern, flags: int) -> tuple:
+    """What _sre.compile takes besides the pattern, worked out as re._compiler.compile does."""
+    tree = _parser.parse(pattern, flags)
+    code = _compiler._code(tree, flags)
+    names = tree.state.groupdict
+    index = [None] * tree.state.groups
+    for name, number in names.items():
+        index[number] = name
+    return (int(flags | tree.state.flags), [int(op) for op in code], tree.state.groups - 1,
+            dict(names), tuple(index))
+
+
+def _key(data: str) -> str:
+    return hashlib.sha256(data.encode()).hexdigest()[:32]
+
+
+def qr_mask(data: str) -> int | None:
+    mask = _masks.get(_key(data))
+    if mask is not None and _path is not None:
+        _masks_used[_key(data)] = mask
+    return mask
+
+
+def remember_qr_mask(data: str, mask: int) -> None:
+    global _new
+    _masks[_key(data)] = mask
+    if _path is not None:
+        _masks_used[_key(data)] = mask
+        _new = True
+
+
+def finish() -> Callable[[], None] | None:
+    """Unhook `re` (what is compiled after the start is compiled as usual); what to write."""
+    global _path, _kept, _used, _masks_used
+    _compiler.compile = _original
+    path, _path = _path, None
+    used, masks, _kept, _used, _masks_used = _used, _masks_used, {}, {}, {}
+    if path is None or not _new:
+        return None
+    # Only what this start used: the file never grows past one start's worth (every game
+    # has new codes). The masks stay in memory: codes drawn later look them up.
+    return _writer(path, marshal.dumps((FORMAT, used, masks)))
+
+
+def _writer(path: str, data: bytes) -> Callable[[], None]:
+    def write() -> None:
+        part = path + ".part"
+        try:  # whole or not at all: a pulled plug leaves the old file or none
+            with open(part, "wb") as file:
+                file.write(data)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(part, path)
+        except OSError as error:
+            log.warning("cannot keep the warm-start file %s (%s): the next start "
+                        "computes it again", path, error)
+            try:
+                os.remove(part)
+            except OSError:
+                pass
+    return write

@@ -1,0 +1,153 @@
+"""The warm start (companion/warmstart.py): a restart takes the compiled regular expressions
+and the QR masks from what the start before worked out, and gets exactly what working them out
+afresh gives; a damaged or unwritable file costs only the time it would have saved."""
+from __future__ import annotations
+
+import logging
+import marshal
+import re
+
+import pytest
+import qrcode
+from qrcode.constants import ERROR_CORRECT_L
+
+from companion import warmstart
+from screens import qr
+
+# Named groups, flags given and inline, bytes, verbose mode, Unicode classes: each changes
+# what re's compiler produces besides the pattern's text.
+PATTERNS = [
+    (r"(?P<key>\w+)\s*=\s*(?P<value>[^;]+);", 0),
+    (r"colou?r", re.IGNORECASE),
+    (rb"\x00+(..)(?:end)?", 0),
+    (r"^\s*#.*$", re.MULTILINE),
+    (r"(?x) a+  # verbose, with a comment\n  b?", 0),
+    (r"[^\W\d_]+ñ", 0),
+    (r"(?i)(a|b)\1", 0),
+]
+SEAT_URL = "http://192.168.1.23:8080/s/Zq3xW9vK2mT7pL0aB4cD5e"
+
+
+@pytest.fixture(autouse=True)
+def unhooked():
+    """However a test ends, `re` is left as it was."""
+    yield
+    warmstart.finish()
+    assert re._compiler.compile is warmstart._original
+
+
+def compiled() -> list[re.Pattern]:
+    re.purge()  # re's own per-process cache would answer before the compiler is asked
+    return [re.compile(pattern, flags) for pattern, flags in PATTERNS]
+
+
+def start(data_dir) -> tuple[list[re.Pattern], bool]:
+    """One start: what it compiles, and whether it had anything new to keep (kept if so)."""
+    warmstart.begin(str(data_dir))
+    patterns = compiled()
+    keep = warmstart.finish()
+    if keep is not None:
+        keep()
+    return patterns, keep is not None
+
+
+def test_a_restart_compiles_from_the_file_exactly_what_re_compiles(tmp_path):
+    afresh = compiled()
+    first, first_new = start(tmp_path)
+    again, again_new = start(tmp_path)
+    assert first_new and (tmp_path / warmstart.FILE).exists()
+    assert not again_new  # every pattern came from the file: nothing new, nothing written
+    # Patterns are equal when their text, flags and matcher code are.
+    assert first == afresh and again == afresh
+    assert again[0].match("seats = 7;").group("value") == "7"
+    assert again[1].search("COLOR") and again[6].match("AA") and not again[6].match("ab")
+    assert again[2].match(b"\x00\x00xyend").group(1) == b"xy"
+
+
+def test_the_hook_is_gone_once_the_start_is_done(tmp_path):
+    warmstart.begin(str(tmp_path))
+    assert re._compiler.compile is not warmstart._original
+    warmstart.finish()
+    assert re._compiler.compile is warmstart._original
+    assert warmstart.finish() is None  # a second finish (or one with no begin) keeps nothing
+
+
+def entry_with_bad_code() -> bytes:
+    pattern, flags = PATTERNS[0]
+    return marshal.dumps((warmstart.FORMAT, {(pattern, flags): (0, [9999], 0, {}, (None,))},
+                          {}))
+
+
+@pytest.mark.parametrize("damage", [
+    lambda real: b"",
+    lambda real: b"not marshal at all \x00\xff",
+    lambda real: real[:len(real) // 2],                        # a torn write
+    lambda real: marshal.dumps(((0, "another python"), {}, {})),  # another format
+    lambda real: marshal.dumps((warmstart.FORMAT, "not a table", {})),
+    lambda real: entry_with_bad_code(),                        # _sre refuses the code
+], ids=["empty", "garbage", "torn", "foreign", "wrong-types", "bad-code"])
+def test_a_damaged_file_is_ignored_and_rewritten(tmp_path, damage):
+    afresh = compiled()
+    start(tmp_path)
+    path = tmp_path / warmstart.FILE
+    path.write_bytes(damage(path.read_bytes()))
+    patterns, new = start(tmp_path)
+    assert patterns == afresh
+    assert new, "what the damaged file lost is worked out and kept again"
+    assert start(tmp_path) == (afresh, False)
+
+
+def test_an_unreadable_file_is_reported_in_the_log(tmp_path, caplog):
+    (tmp_path / warmstart.FILE).write_bytes(b"\xff garbage")
+    with caplog.at_level(logging.WARNING, logger="companion.warmstart"):
+        patterns, _ = start(tmp_path)
+    assert patterns == compiled()
+    assert "unreadable" in caplog.text
+
+
+def test_a_file_that_cannot_be_written_costs_only_the_next_start(tmp_path, caplog):
+    (tmp_path / warmstart.FILE).mkdir()  # in the way of the rename, even for root
+    with caplog.at_level(logging.WARNING, logger="companion.warmstart"):
+        patterns, new = start(tmp_path)
+    assert new and patterns == compiled()
+    assert "cannot keep" in caplog.text
+    assert sorted(p.name for p in tmp_path.iterdir()) == [warmstart.FILE]  # no part left
+
+
+def qrcode_own_matrix(data: str) -> tuple:
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_L, border=qr.QUIET_ZONE)
+    code.add_data(data)
+    code.make(fit=True)
+    return tuple(tuple(row) for row in code.get_matrix())
+
+
+def test_a_restart_draws_the_same_code_with_the_mask_chosen_before(tmp_path):
+    """The mask qrcode would choose (the one with the lowest penalty) is chosen once and
+    reused; the file knows the code only by a hash, never the seat's token."""
+    warmstart.begin(str(tmp_path))
+    first = qr.matrix.__wrapped__(SEAT_URL)  # past the per-process cache
+    chosen = warmstart.qr_mask(SEAT_URL)
+    warmstart.finish()()
+    assert first == qrcode_own_matrix(SEAT_URL) and chosen is not None
+    kept = (tmp_path / warmstart.FILE).read_bytes()
+    assert b"Zq3xW9vK2mT7pL0aB4cD5e" not in kept and SEAT_URL.encode() not in kept
+
+    warmstart.begin(str(tmp_path))
+    assert warmstart.qr_mask(SEAT_URL) == chosen
+    assert qr.matrix.__wrapped__(SEAT_URL) == first
+    assert warmstart.finish() is None
+
+
+def test_the_file_holds_one_starts_worth_however_many_games_have_passed(tmp_path):
+    """Every game brings new codes: the file keeps what the last start used, not all."""
+    sizes = []
+    for game in range(5):
+        warmstart.begin(str(tmp_path))
+        re.purge()
+        re.compile(rf"seat-{game}-(\d+)")
+        warmstart.remember_qr_mask(f"{SEAT_URL}{game}", game % 8)
+        warmstart.finish()()
+        sizes.append((tmp_path / warmstart.FILE).stat().st_size)
+    assert max(sizes) - min(sizes) <= 8  # digits in the patterns aside, one start's worth
+    warmstart.begin(str(tmp_path))
+    assert warmstart.qr_mask(f"{SEAT_URL}4") == 4 and warmstart.qr_mask(f"{SEAT_URL}0") is None
