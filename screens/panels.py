@@ -8,6 +8,8 @@ from functools import lru_cache
 from rich.cells import cell_len
 from rich.text import Text
 
+from companion.darkmoon.data import AREAS, FACES, TASKS, UNKNOWN
+
 from .pane import flow, heading, pad_rows, rows
 from .words import name_of, say, seat_label, signed
 
@@ -44,6 +46,20 @@ def _first(facts: list, kind: str) -> dict | None:
 
 
 def task(view: dict, lang: str, width: int = 40) -> Text:
+    """The malfunction being played, kept at the rows it takes at its fullest (`_fullest`),
+    so the pane keeps its height from the card's draw to its result: every change is a
+    repaint of rows in place, never a layout pass of the whole board."""
+    tv = view["task"]
+    t = _task(view, lang, width)
+    if tv["kind"] != "malfunction":
+        return t
+    printed = TASKS[tv["card"]].type if tv["card"] in TASKS else tv["type"]  # named later?
+    return pad_rows(t, _fullest(_names(view), lang, width, tv["card"], printed,
+                                tv["suspicious"], tv["difficulty"], tv["consequence"],
+                                tuple(tv["order"])))
+
+
+def _task(view: dict, lang: str, width: int) -> Text:
     tv = view["task"]
     t = Text()
     heading(t, name_of(lang, "card", tv["card"]))
@@ -80,6 +96,23 @@ def task(view: dict, lang: str, width: int = 40) -> Text:
     t.append("\n")
     _outcome(t, lang, tv["success"], tv["consequence"], width)
     return t
+
+
+@lru_cache(maxsize=64)  # the same for a whole malfunction
+def _fullest(names: tuple, lang: str, width: int, card: str, area: str | None,
+             suspicious: bool, difficulty: int, consequence: int, order: tuple) -> int:
+    """The rows of the malfunction's panel at its fullest, drawn from public facts only (who
+    may go in, never how many dice anyone holds): the ????????? malfunction's area named
+    with the longest name, and every seat gone IN with a die at its widest."""
+    if area == UNKNOWN:
+        area = max(AREAS, key=lambda kind: cell_len(name_of(lang, "area", kind)))
+    colour = max(FACES, key=lambda kind: cell_len(face_text(lang, (kind, -2))))
+    fullest = _named(names) | {"waiting": None, "task": {
+        "card": card, "kind": "malfunction", "type": area, "suspicious": suspicious,
+        "success_total": -difficulty, "difficulty": difficulty, "order": list(order),
+        "participation": {}, "submitted": [(seat, (colour, -2)) for seat in order],
+        "success": None, "consequence": consequence}}
+    return rows(_task(fullest, lang, width))
 
 
 def task_summary(view: dict, lang: str, facts: list, width: int = 40) -> Text:

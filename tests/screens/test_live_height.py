@@ -1,0 +1,52 @@
+"""Issue 12: the live panel keeps its height while a malfunction is played, so each press or
+submission repaints rows in place instead of making Textual lay out the whole board again
+(a layout pass was most of the kiosk's slowest repaints on a Pi). RB "Malfunction": every
+player who goes IN submits dice; the panel keeps, from the start, the rows of every seat gone
+IN with a die, from public facts only (who may go in, never how many dice anyone holds), and
+the ????????? malfunction's line keeps room for the longest area name it may be given."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.darkmoon.data import UNKNOWN
+from companion.simulate import choice_for
+from screens.pane import rows
+from screens.panels import task
+from table_play import seated_room
+
+WIDTH = 40  # the live panel's columns at 120x36
+
+
+@pytest.mark.parametrize("seed, players", [(2, 4), (3, 7), (4, 7)])
+async def test_the_malfunction_panel_keeps_its_height_as_the_dice_come_in(tmp_path, seed,
+                                                                          players):
+    room = await seated_room(tmp_path, seed=seed, players=players)
+    rng = random.Random(seed)
+    heights: dict[tuple, set[int]] = {}
+    dice_came_in, named_later = set(), set()
+    began, playing = 0, None  # the malfunction being played: the count of those begun so far
+    while not room.table.over:
+        view = room.public_view()
+        tv = view["task"]
+        if tv and tv["kind"] == "malfunction" and tv["success"] is None:
+            if playing != tv["card"]:
+                began, playing = began + 1, tv["card"]
+            for lang, unnamed in (("en", "type not named yet"), ("es", "tipo aún sin nombrar")):
+                drawn = task(view, lang, WIDTH)
+                heights.setdefault((began, lang), set()).add(rows(drawn))
+                if tv["type"] == UNKNOWN:  # RB: the active player names it before IN/OUT
+                    assert unnamed in drawn.plain
+                    named_later.add(began)
+            if tv["submitted"]:
+                dice_came_in.add(began)
+        else:
+            playing = None
+        seat = room.table.state.pending.seats[0]
+        await room.submit(seat, choice_for(room.table.state, seat, rng))
+    assert len(dice_came_in) >= 5, "malfunctions whose dice came in while watched"
+    if (seed, players) == (3, 7):
+        assert named_later, "this game draws the ????????? malfunction"
+    changed = {key: sorted(h) for key, h in heights.items() if len(h) > 1}
+    assert not changed, f"the panel changed height during a malfunction: {changed}"
