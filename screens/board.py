@@ -13,8 +13,8 @@ from textual.containers import Horizontal, Vertical
 
 from .fair import fair_play
 from .gauges import SUSPICION_VOTE, TRACK_LENGTH, Gauges
-from .pane import (Pane, flow, flow_reserved, heading, listed, paragraphs, reflow,
-                   rows_in)
+from .pane import (Pane, flow, flow_reserved, heading, listed, pad_rows, paragraphs,
+                   reflow, rows, rows_in)
 from .panels import VOTE_DECISIONS, live_panel
 from .words import counted, dice, labelled, name_of, say, seat_label, sentences
 
@@ -279,8 +279,8 @@ class BoardView(Vertical):
                 or (view["waiting"] or {}).get("decision") in VOTE_DECISIONS:
             return False
         room = self.query_one("#board-right").size.height
-        rows = lambda text, pane: rows_in(text, self.width(pane), self.app.console) + 2  # noqa: E731
-        return bool(room) and rows(live, "live") + rows(moves, "mirror") > room
+        taken = lambda text, pane: rows_in(text, self.width(pane), self.app.console) + 2  # noqa: E731
+        return bool(room) and taken(live, "live") + taken(moves, "mirror") > room
 
     def show(self, kiosk: dict, lang: str) -> None:
         self._shown = (kiosk, lang)
@@ -296,6 +296,13 @@ class BoardView(Vertical):
             + reflow(fair_play(kiosk, lang), w("seats"))
         q("#seats", Pane).show(players, say(lang, "board.seats_title"))
         title, body = live_panel(view, lang, w("live"))
+        # The live panel moves between malfunctions, votes and their results: it keeps the
+        # most rows it has needed this game, growing and never shrinking, so each move
+        # repaints rows in place (a layout pass of the board costs 30-70 ms on a Pi).
+        game = (kiosk["fair"]["game"], lang, w("live"))
+        most = max(self._live_rows[1] if self._live_rows[0] == game else 0, rows(body))
+        self._live_rows = (game, most)
+        body = pad_rows(body, most)
         moves = paragraphs([f"• {m}" for m in said.get("mirror", [])], w("mirror"),
                            say(lang, "board.nothing_to_mirror"))
         live = q("#live", Pane)
@@ -309,6 +316,7 @@ class BoardView(Vertical):
             self._log_pending = True
             self.call_after_refresh(self._show_log)
 
+    _live_rows: tuple = (None, 0)  # (game, language, width): the live panel's most rows
     _log_pending = False
     _log_due: tuple = ([], Text(), "en")
 

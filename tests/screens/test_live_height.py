@@ -12,9 +12,11 @@ import pytest
 
 from companion.darkmoon.data import UNKNOWN
 from companion.simulate import choice_for
-from screens.pane import rows
+from screens.pane import Pane, rows
 from screens.panels import task
 from table_play import seated_room
+
+from .conftest import SIZE, kiosk, settle
 
 WIDTH = 40  # the live panel's columns at 120x36
 
@@ -50,3 +52,27 @@ async def test_the_malfunction_panel_keeps_its_height_as_the_dice_come_in(tmp_pa
         assert named_later, "this game draws the ????????? malfunction"
     changed = {key: sorted(h) for key, h in heights.items() if len(h) > 1}
     assert not changed, f"the panel changed height during a malfunction: {changed}"
+
+
+async def test_the_live_pane_never_shrinks_during_a_game(tmp_path):
+    """Between a malfunction, a vote and their results the live pane keeps the most rows
+    it has needed this game: moving from one to the next repaints rows in place."""
+    room = await seated_room(tmp_path, seed=5, players=5)
+    app = kiosk(room)
+    rng = random.Random(5)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        live = app.query_one("#live", Pane)
+        shown, panels = [], set()
+        for _ in range(300):
+            if room.table.over:
+                break
+            if live.display:
+                shown.append(live.content_size.height)
+                panels.add(live.border_title)
+            seat = room.table.state.pending.seats[0]
+            await room.submit(seat, choice_for(room.table.state, seat, rng))
+            await settle(app, pilot)
+    assert len(panels) >= 2, "the pane showed malfunctions and votes"
+    assert shown == sorted(shown), "the live pane shrank during the game"
+    assert shown[-1] > shown[0], "and it grew when a panel needed more rows"
