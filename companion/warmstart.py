@@ -73,7 +73,8 @@ def _compile(pattern, flags=0):
     global _new
     if not isinstance(pattern, (str, bytes)) or flags & _compiler.SRE_FLAG_DEBUG:
         return _original(pattern, flags)
-    key = (pattern, int(flags))
+    flags = int(flags)
+    key = (pattern, flags)
     parts = _kept.get(key)
     if parts is not None:
         try:
@@ -82,7 +83,7 @@ def _compile(pattern, flags=0):
             return compiled
         except Exception:  # a damaged entry: _sre checks the code it is given
             pass
-    parts = _used[key] = _compiled(pattern, int(flags))
+    parts = _used[key] = _compiled(pattern, flags)
     _new = True
     return _sre.compile(pattern, *parts)
 
@@ -104,17 +105,19 @@ def _key(data: str) -> str:
 
 
 def qr_mask(data: str) -> int | None:
-    mask = _masks.get(_key(data))
+    key = _key(data)
+    mask = _masks.get(key)
     if mask is not None and _path is not None:
-        _masks_used[_key(data)] = mask
+        _masks_used[key] = mask
     return mask
 
 
 def remember_qr_mask(data: str, mask: int) -> None:
     global _new
-    _masks[_key(data)] = mask
+    key = _key(data)
+    _masks[key] = mask
     if _path is not None:
-        _masks_used[_key(data)] = mask
+        _masks_used[key] = mask
         _new = True
 
 

@@ -173,20 +173,19 @@ async def stream(request: web.Request, audiences: tuple, build: Callable[[str], 
     wake = asyncio.Event()
     notices: list[dict] = []
     changed = True  # the first message is a whole payload
+    counted, owed = False, 0  # this change counted; the writes the kiosk waits for
     streams = request.app[STREAMS_KEY]
 
     def heard(_audience, payload: dict | None) -> None:
-        nonlocal changed, counted
+        nonlocal changed, counted, owed
         if payload is not None:
             notices.append(payload)
         if not counted:  # the kiosk's redraw of this change waits for its write
             counted = True
-            owed[0] += 1
+            owed += 1
             room.phones_first.woken()
         changed = True
         wake.set()
-
-    counted, owed = False, [0]  # this change counted; the writes the kiosk waits for
 
     stops = [room.listen(audience, heard) for audience in audiences]
     together = any(isinstance(audience, int) for audience in audiences)  # a seat's phone
@@ -222,13 +221,13 @@ async def stream(request: web.Request, audiences: tuple, build: Callable[[str], 
             if together:
                 await asyncio.sleep(0)
             if sending:  # just before the write: its bytes go out in this very turn
-                owed[0] -= 1
+                owed -= 1
                 room.phones_first.sent()
             await response.write(b"".join(chunks))
     except ConnectionResetError:
         pass  # the phone went away; it reconnects and gets a whole payload again
     finally:
-        for _ in range(owed[0]):
+        for _ in range(owed):
             room.phones_first.sent()
         streams.wakes.discard(wake)
         for stop in stops:
