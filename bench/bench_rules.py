@@ -5,7 +5,8 @@
       (issue 12: the budget itself stalls a command up to 4 ms); with the decisions whose
       commands cost most, and how many of the slowest 1% a garbage collection ran in
   (b) replay of a 1,000-event game log (a Table starting up):      <= 100 ms
-  (c) whole 5-player games between uniform bots (simulate):        >= 20 games/s
+  (c) whole 5-player games between the sensible bots (simulate):   >= 20 games/s
+  (d) the same with the Shadow Corporation expansion:                >= 20 games/s
 
 Run: .venv/bin/python bench/bench_rules.py [--games 200] [--search 0] [--quick] [--pi-class]
 --quick: 3 games for (a), 2 replays for (b), 20 games for (c), no targets judged (what the test
@@ -142,9 +143,13 @@ def main() -> None:
     games = 20 if args.quick else 300
     simulate(3 if args.quick else 20, 5, seed=10_000)  # warm-up
     c = simulate(games, 5, seed=20_000)
-    print(f"(c) simulate: {c['games_per_second']:.0f} games/s ({games} uniform-bot games, "
+    print(f"(c) simulate: {c['games_per_second']:.0f} games/s ({games} sensible-bot games, "
           f"5 players, mean {c['mean_turns']:.1f} turns)      target: >= 20 games/s  "
           f"[{judge(c['games_per_second'] >= 20)}]")
+    d = simulate(games, 5, seed=30_000, variants=("shadow_corporation",))
+    print(f"(d) simulate with Shadow Corporation (issue 13): {d['games_per_second']:.0f} "
+          f"games/s ({games} games as in (c), mean {d['mean_turns']:.1f} turns)      "
+          f"target: >= 20 games/s  [{judge(d['games_per_second'] >= 20)}]")
 
 
 if __name__ == "__main__":

@@ -95,6 +95,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--variant", action="append", default=[], choices=VARIANTS,
                      metavar="NAME", help=f"one of: {', '.join(VARIANTS)} (repeatable)")
+    sim.add_argument("--expansion", action="store_true",
+                     help="play with the Shadow Corporation expansion")
     sim.add_argument("--bots", default="sensible", choices=("sensible", "helpful", "random"),
                      help="who plays: sensible (default: status-aware, the Uninfected help and "
                           "the Infected sabotage quietly), helpful (every seat mostly helps) or "
@@ -247,7 +249,8 @@ def simulate_command(args) -> int:
         print("--games must be at least 1", file=sys.stderr)
         return 2
     try:
-        result = simulate(args.games, args.players, args.seed, tuple(args.variant), args.bots)
+        variants = tuple(args.variant) + (("shadow_corporation",) if args.expansion else ())
+        result = simulate(args.games, args.players, args.seed, variants, args.bots)
     except BadSetup as error:
         print(error.message, file=sys.stderr)
         return 2
@@ -258,6 +261,7 @@ def simulate_command(args) -> int:
     # The figures are the bots' as much as the game's: say who played.
     print(f"Bots: {BOTS[args.bots][1]}")
     print(f"{games} games, {args.players} players, seed {args.seed}"
+          + (", Shadow Corporation" if args.expansion else "")
           + (f", variants: {', '.join(args.variant)}" if args.variant else ""))
     print("wins by team:")
     for team in ("uninfected", "infected"):
@@ -265,7 +269,7 @@ def simulate_command(args) -> int:
         print(f"  {team:<11} {wins:>6}  ({100 * wins / games:.1f}%)")
     print("wins by condition:")
     for condition, wins in sorted(result["conditions"].items(), key=lambda kv: -kv[1]):
-        print(f"  {condition:<11} {wins:>6}")
+        print(f"  {condition:<15} {wins:>6}")
     print(f"mean turns per game: {result['mean_turns']:.1f}")
     print(f"games per second:    {result['games_per_second']:.1f}")
     return 0

@@ -120,6 +120,8 @@ class Seat:
     def choose_action(self, options, data):
         repairs = [o for o in options if o[0] == "repair"]
         if self.sabotage:
+            if ("takeoff",) in options and self.wants_takeoff():
+                return ("takeoff",)
             mild = [o for o in options if o[0] in ("pass", "lone_wolf")]
             if self.rng.random() < 0.5 and repairs:
                 return self.best_track([(o[1],) + o for o in repairs])[1:]
@@ -133,6 +135,8 @@ class Seat:
                  and score[o[1]] >= SUSPECT + 1]
         if votes:  # a seat the table should have quarantined already
             return max(votes, key=lambda o: score[o[1]])
+        if ("takeoff",) in options and self.wants_takeoff():
+            return ("takeoff",)
         if ("lone_wolf",) in options:
             return ("lone_wolf",)
         return worst[1:] if worst else None
@@ -183,24 +187,86 @@ class Seat:
         return min(options, key=lambda o: (o[1] * 2 + o[2] + o[3] * 3))
 
     def choose_vote(self, options, data):
-        target = data.get("target")
-        free, jail = ("strong",), ("weak",)
-        if self.infected:
-            want_jail = target not in self.friends
-        else:
-            want_jail = target != self.seat and self.suspicion()[target] >= SUSPECT
-        wanted = jail if want_jail else free
+        target, kind = data.get("target"), data.get("kind", "quarantine")
+        if kind == "clearance":
+            wanted = ("strong",) if self.wants_aboard(target) else ("weak",)
+        elif kind == "takeoff":
+            wanted = ("strong",) if self.wants_takeoff() else ("weak",)
+        else:  # quarantine or amputation: RED against a seat
+            if self.infected:
+                against = target not in self.friends
+            else:
+                against = target != self.seat and self.suspicion()[target] >= SUSPECT
+            wanted = ("weak",) if against else ("strong",)
         return wanted if wanted in options else ("abstain",)
 
     def choose_tie_break(self, options, data):
         vote = self.choose_vote([("strong",), ("weak",)], data)
-        return ("quarantine",) if vote == ("weak",) else ("free",)
+        return options[0] if vote == ("weak",) else options[1]  # (on RED, on BLACK)
 
     def choose_vote_target(self, options, data):
         seats = [o[1] for o in options]
+        if data.get("kind") == "clearance":
+            return ("target", self.most_trusted(seats))
         target = (self.believed_uninfected(seats) if self.infected
                   else self.most_suspect(seats))
         return ("target", target)
+
+    # --- Shadow Corporation ---
+
+    def most_trusted(self, seats) -> int:
+        """Whom this seat wants on the evacuation ship: a friend, or the least suspected."""
+        score = self.suspicion()
+        return min(seats, key=lambda s: (not self.infected or s not in self.friends, score[s]))
+
+    def wants_aboard(self, seat) -> bool:
+        if self.infected:
+            return seat in self.friends
+        return seat == self.seat or self.suspicion()[seat] < SUSPECT / 2
+
+    def wants_takeoff(self) -> bool:
+        aboard = (self.view.get("evacuation") or {}).get("cleared") or []
+        if self.infected:
+            return any(s in self.friends for s in aboard)
+        return bool(aboard) and all(self.wants_aboard(s) for s in aboard)
+
+    def choose_corporation(self, options, data):
+        faces = self.view["you"]["corporation"]
+        total = (lambda o: sum(faces[i] for i in o[1:]))
+        return (min if self.sabotage else max)(options, key=total)
+
+    def choose_evacuation_vote(self, options, data):
+        if ("takeoff",) in options and self.wants_takeoff():
+            return ("takeoff",)
+        seats = [o[1] for o in options if o[0] == "clearance"]
+        return ("clearance", self.most_trusted(seats)) if seats else None
+
+    def choose_lincoln(self, options, data):
+        return ("decide", "clear" if self.wants_aboard(data.get("target")) else "deny")
+
+    def choose_grant_clearance(self, options, data):
+        return ("player", self.most_trusted([o[1] for o in options]))
+
+    def choose_accident(self, options, data):
+        seats = [o[1] for o in options]
+        return ("player", self.believed_uninfected(seats) if self.infected
+                else self.most_suspect(seats))
+
+    def choose_trial(self, options, data):
+        clearance = [o[1] for o in options if o[0] == "clearance"]
+        if clearance and not self.sabotage:
+            return ("clearance", self.most_trusted(clearance))
+        against = [o for o in options if o[0] != "clearance"] or options
+        seats = [o[1] for o in against]
+        target = self.believed_uninfected(seats) if self.infected else self.most_suspect(seats)
+        return next(o for o in against if o[1] == target)
+
+    def choose_clearance_power(self, options, data):
+        grants = [o[1] for o in options if o[0] == "grant" and o[1] in self.friends]
+        if grants:
+            return ("grant", grants[0])
+        revokes = [o[1] for o in options if o[0] == "revoke" and o[1] not in self.friends]
+        return ("revoke", self.believed_uninfected(revokes)) if revokes else None
 
     def choose_pass_command(self, options, data):
         seats = [o[1] for o in options]

@@ -87,6 +87,8 @@ def tracks(view: dict, lang: str, width: int = NARROW["tracks"]) -> Text:
     for space in range(1, SUSPICION_VOTE + 1):
         label = say(lang, "board.vote_space") if space == SUSPICION_VOTE else str(space)
         t.append(f" {label} ", "reverse bold" if space == view["suspicion"] else "")
+    if "evacuation" in view:
+        _evacuation(t, view, lang, width)
     _row(t, say(lang, "board.commander"),
          [(seat_label(view, view["commander"]), "bold blue")], width)
     _events(t, view, lang, width)
@@ -108,7 +110,7 @@ def tracks(view: dict, lang: str, width: int = NARROW["tracks"]) -> Text:
 # for the same figures instead of being laid out again at every press.
 TRACK_FIELDS = ("shield", "outpost", "fatigue", "sabotage", "suspicion", "commander", "event",
                 "completed_events", "final_event", "pool", "lost", "task_deck_size",
-                "task_discard_size")
+                "task_discard_size", "evacuation")
 _TRACKS: dict[tuple, Text] = {}
 
 
@@ -121,6 +123,27 @@ def board_tracks(view: dict, lang: str, width: int) -> Text:
             _TRACKS.clear()
         _TRACKS[key] = tracks(part, lang, width)
     return _TRACKS[key]
+
+
+def _evacuation(t: Text, view: dict, lang: str, width: int) -> None:
+    """Shadow Corporation: the evacuation track, who is cleared for the ship, and whether it
+    may take off (refuelling until the first full round is over), or that it was recalled."""
+    evac = view["evacuation"]
+    t.append("\n")
+    heading(t, say(lang, "board.evacuation"))
+    if evac["recalled"]:
+        t.append(f" {say(lang, 'board.recalled')}", "bright_black")
+        return
+    t.append(" ")
+    for space in range(1, evac["vote_at"] + 1):
+        label = say(lang, "board.vote_space") if space == evac["vote_at"] else str(space)
+        t.append(f" {label} ", "reverse bold" if space == evac["track"] else "")
+    cleared = [seat_label(view, s) for s in evac["cleared"]]
+    _row(t, say(lang, "board.cleared"), listed(cleared or ["—"], "bold green") + [
+        (say(lang, "board.seats_taken", n=len(cleared), seats=evac["seats"]), "")], width)
+    _row(t, say(lang, "board.ship"), [(say(lang, "board.ship_ready"), "bold green")
+                                      if evac["ready"] else
+                                      (say(lang, "board.ship_refuelling"), "yellow")], width)
 
 
 def _events(t: Text, view: dict, lang: str, width: int) -> None:
@@ -178,6 +201,8 @@ def _seat(items: tuple, chosen: bool | None, lang: str, width: int) -> Text:
         marks.append((say(lang, "board.quarantined"), "bold red"))
     if s["fatigued"]:
         marks.append((say(lang, "board.fatigued_mark"), "yellow"))
+    if s.get("amputated"):  # Shadow Corporation
+        marks.append((say(lang, "board.amputated"), "bold red"))
     if s["revealed"] and s.get("status"):
         marks.append((name_of(lang, "status", s["status"]), "bold magenta"))
     flow(t, marks, width, sep=" ", indent=4, lead="\n    ")

@@ -45,11 +45,13 @@ def statuses(view: dict, lang: str, width: int = NARROW["over-seats"]) -> Text:
 def rolls(view: dict, lang: str, width: int = NARROW["over-rolls"]) -> Text:
     t = Text()
     for f in view.get("log", []):
-        if f["k"] in ("rolled", "submitted"):
+        if f["k"] in ("rolled", "submitted", "corporation_rolled", "corporation_unseen"):
             before, after = say(lang, f"over.{f['k']}", dice="\0").split("\0")
-            style = "" if f["k"] == "submitted" else "cyan"
+            style = "" if f["k"] in ("submitted", "corporation_unseen") else "cyan"
+            # Shadow Corporation's facts give faces: every corporation die, the unseen too.
+            dice = f.get("dice") or [("corporation", face) for face in f["faces"]]
             flow(t, [(f"{seat_label(view, f['seat'])}:", "bold"), (before.strip(), style)] +
-                 [(face_text(lang, d), style) for d in f["dice"]] +
+                 [(face_text(lang, d), style) for d in dice] +
                  ([(after.strip(), style)] if after.strip() else []), width, sep=" ",
                  lead="\n" if t else "")
     return t or Text("—")

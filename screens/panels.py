@@ -13,7 +13,8 @@ from companion.darkmoon.data import AREAS, FACES, TASKS, UNKNOWN
 from .pane import flow, heading, pad_rows, rows
 from .words import name_of, say, seat_label, signed
 
-VOTE_DECISIONS = ("vote_target", "vote", "tie_break")
+VOTE_DECISIONS = ("vote_target", "vote", "tie_break", "lincoln")
+QUARANTINE = "quarantine"
 BALLOT_STYLE = {"strong": "bold bright_white", "weak": "bold red", "abstain": "bright_black"}
 
 
@@ -25,13 +26,25 @@ def live_panel(view: dict, lang: str, width: int = 40) -> tuple[str, Text]:
     if waiting.get("decision") in VOTE_DECISIONS or (
             view["task"] is None and last_vote is not None and
             (last_task is None or last_vote > last_task)):
-        return say(lang, "vote.title"), vote(view, lang, log[last_vote:] if last_vote
-                                             is not None else [], width)
+        facts = log[last_vote:] if last_vote is not None else []
+        kind = vote_kind(view, facts)
+        return (say(lang, "vote.title" + ("" if kind == QUARANTINE else f".{kind}")),
+                vote(view, lang, facts, width))
     if view["task"] is not None:
         return say(lang, "task.title"), task(view, lang, width)
     if last_task is not None:
         return say(lang, "task.title"), task_summary(view, lang, log[last_task:], width)
     return say(lang, "task.title"), Text.styled(say(lang, "task.none"), "bright_black")
+
+
+def vote_kind(view: dict, facts: list) -> str:
+    """The kind of the vote on the panel: being held (the waiting view says), or the last
+    one called (its fact says; a quarantine vote's fact names no kind)."""
+    waiting = view["waiting"] or {}
+    if "vote_kind" in waiting:
+        return waiting["vote_kind"]
+    called = _first(facts, "vote_called")
+    return called.get("kind", QUARANTINE) if called else QUARANTINE
 
 
 def _last(log: list, kind: str) -> int | None:
@@ -56,7 +69,7 @@ def task(view: dict, lang: str, width: int = 40) -> Text:
     printed = TASKS[tv["card"]].type if tv["card"] in TASKS else tv["type"]  # named later?
     return pad_rows(t, _fullest(_names(view), lang, width, tv["card"], printed,
                                 tv["suspicious"], tv["difficulty"], tv["consequence"],
-                                tuple(tv["order"])))
+                                tuple(tv["order"]), "evacuation" in view))
 
 
 def _task(view: dict, lang: str, width: int) -> Text:
@@ -71,6 +84,11 @@ def _task(view: dict, lang: str, width: int) -> Text:
          width, lead="  ")
     t.append("\n")
     _track(t, lang, tv["success_total"], tv["difficulty"])
+    if "evacuation" in view:  # Shadow Corporation: the corporation dice shown, or not yet
+        shown = [face_text(lang, ("corporation", f)) for f in tv.get("corporation", [])]
+        flow(t, [(say(lang, "task.corporation"), "bold")] + [(f, "yellow") for f in shown or
+                                                             ["…"]], width, sep=" ",
+             lead="\n")
     t.append(f"\n{say(lang, 'task.participation')}\n", "bold")
     deciding = (view["waiting"] or {}).get("seats", []) \
         if (view["waiting"] or {}).get("decision") == "participation" else []
@@ -100,18 +118,21 @@ def _task(view: dict, lang: str, width: int) -> Text:
 
 @lru_cache(maxsize=64)  # the same for a whole malfunction
 def _fullest(names: tuple, lang: str, width: int, card: str, area: str | None,
-             suspicious: bool, difficulty: int, consequence: int, order: tuple) -> int:
+             suspicious: bool, difficulty: int, consequence: int, order: tuple,
+             shadow: bool = False) -> int:
     """The rows of the malfunction's panel at its fullest, drawn from public facts only (who
     may go in, never how many dice anyone holds): the ????????? malfunction's area named
     with the longest name, and every seat gone IN with a die at its widest."""
     if area == UNKNOWN:
         area = max(AREAS, key=lambda kind: cell_len(name_of(lang, "area", kind)))
     colour = max(FACES, key=lambda kind: cell_len(face_text(lang, (kind, -2))))
-    fullest = _named(names) | {"waiting": None, "task": {
+    shadow_part = {"evacuation": {}} if shadow else {}  # two corporation dice at most shown
+    fullest = _named(names) | shadow_part | {"waiting": None, "task": {
         "card": card, "kind": "malfunction", "type": area, "suspicious": suspicious,
         "success_total": -difficulty, "difficulty": difficulty, "order": list(order),
         "participation": {}, "submitted": [(seat, (colour, -2)) for seat in order],
-        "success": None, "consequence": consequence}}
+        "success": None, "consequence": consequence,
+        "corporation": [-3, -3] if shadow else []}}
     return rows(_task(fullest, lang, width))
 
 
@@ -187,11 +208,16 @@ def vote(view: dict, lang: str, facts: list, width: int = 40) -> Text:
     t = Text()
     waiting = view["waiting"] or {}
     called = _first(facts, "vote_called")
+    kind = vote_kind(view, facts)
     target = waiting.get("target", called["target"] if called else None)
-    if waiting.get("decision") == "vote_target" or target is None:
+    if waiting.get("decision") == "vote_target" or (target is None and kind != "takeoff"):
         t.append(say(lang, "vote.choosing_target"), "yellow")
         return t
-    _line(t, say(lang, "vote.on", target=seat_label(view, target)), "bold", width, first=True)
+    _line(t, _vote_on(view, lang, kind, target), "bold", width, first=True)
+    if kind != QUARANTINE or "evacuation" in view:
+        # What each colour means in this kind of vote, every time, in capitals: the meaning
+        # changes from one vote to the next in Shadow Corporation (issue 13).
+        _line(t, say(lang, f"vote.meaning.{kind}"), "bold reverse", width)
     revealed = _first(facts, "vote_revealed") if waiting.get("decision") != "vote" else None
     if revealed is None:
         chosen = set(waiting.get("chosen", ()))
@@ -200,25 +226,44 @@ def vote(view: dict, lang: str, facts: list, width: int = 40) -> Text:
             _voter(t, view, seat, width,
                    say(lang, "vote.has_chosen" if seat in chosen else "vote.not_chosen"),
                    "green" if seat in chosen else "bright_black")
-        return pad_rows(t, _reveal_rows(view, lang, target, voters, width))
+        return pad_rows(t, _reveal_rows(view, lang, target, voters, width, kind))
     ballots = {int(seat): colour for seat, colour in revealed["ballots"].items()}
     for seat, colour in sorted(ballots.items()):
-        _voter(t, view, seat, width, say(lang, f"vote.ballot_{colour}"),
+        _voter(t, view, seat, width, say(lang, _ballot_key(kind, colour)),
                BALLOT_STYLE.get(colour, ""))
-    _line(t, say(lang, "vote.tally", release=revealed["release"],
-                 quarantine=revealed["quarantine"]), "bold", width)
+    _line(t, _tally(lang, kind, revealed), "bold", width)
     tie = _first(facts, "tie_broken")
     if tie:
         _line(t, say(lang, "vote.tie_broken", commander=seat_label(view, tie["seat"]),
                      result=say(lang, f"vote.result_{tie['result']}")), "", width)
     elif waiting.get("decision") == "tie_break":
         _line(t, say(lang, "vote.tie_waiting"), "yellow", width)
-    result = _first(facts, "vote_result")
+    result = _first(facts, "vote_result") or _first(facts, "lincoln_decided")
     if result:
-        _line(t, say(lang, "vote.result", target=seat_label(view, result["target"]),
+        _line(t, say(lang, "vote.result", target=_vote_target(view, lang, result["target"]),
                      result=say(lang, f"vote.result_{result['result']}")), "bold reverse",
               width)
-    return pad_rows(t, _reveal_rows(view, lang, target, sorted(ballots), width))
+    return pad_rows(t, _reveal_rows(view, lang, target, sorted(ballots), width, kind))
+
+
+def _vote_target(view: dict, lang: str, target) -> str:
+    return seat_label(view, target) if target is not None else say(lang, "vote.the_ship")
+
+
+def _vote_on(view: dict, lang: str, kind: str, target) -> str:
+    return say(lang, "vote.on" if kind == QUARANTINE else f"vote.on.{kind}",
+               target=_vote_target(view, lang, target))
+
+
+def _ballot_key(kind: str, colour: str) -> str:
+    return f"vote.ballot_{colour}" if kind == QUARANTINE else f"vote.{kind}.ballot_{colour}"
+
+
+def _tally(lang: str, kind: str, revealed: dict) -> str:
+    if kind == QUARANTINE:
+        return say(lang, "vote.tally", release=revealed["release"],
+                   quarantine=revealed["quarantine"])
+    return say(lang, f"vote.{kind}.tally", strong=revealed["strong"], weak=revealed["weak"])
 
 
 def _names(view: dict) -> tuple:
@@ -238,28 +283,38 @@ def _most_rows(names: tuple, order: tuple, widest: str, width: int) -> int:
     return rows(most)
 
 
-def _reveal_rows(view: dict, lang: str, target: int, voters: list, width: int) -> int:
-    return _most_vote_rows(_names(view), lang, target, tuple(voters), width)
+def _reveal_rows(view: dict, lang: str, target: int, voters: list, width: int,
+                 kind: str = QUARANTINE) -> int:
+    return _most_vote_rows(_names(view), lang, target, tuple(voters), width, kind,
+                           kind != QUARANTINE or "evacuation" in view)
+
+
+RESULTS = {QUARANTINE: ("free", "quarantine"), "amputation": ("amputate", "spare"),
+           "clearance": ("clear", "deny"), "takeoff": ("take_off", "stay")}
 
 
 @lru_cache(maxsize=64)  # the same from a vote's call to its result
-def _most_vote_rows(names: tuple, lang: str, target: int, voters: tuple, width: int) -> int:
+def _most_vote_rows(names: tuple, lang: str, target: int, voters: tuple, width: int,
+                    kind: str = QUARANTINE, meaning: bool = False) -> int:
     """The most rows a vote's panel takes once revealed: every ballot at its widest, the
     tally, a tie broken or awaited, the result."""
     view = _named(names)
     widest = lambda *words: max(words, key=cell_len)  # noqa: E731
-    results = [say(lang, f"vote.result_{r}") for r in ("free", "quarantine")]
+    results = [say(lang, f"vote.result_{r}") for r in RESULTS[kind]]
     t = Text()
-    _line(t, say(lang, "vote.on", target=seat_label(view, target)), "", width, first=True)
-    ballot = widest(*(say(lang, f"vote.ballot_{colour}") for colour in BALLOT_STYLE))
+    _line(t, _vote_on(view, lang, kind, target), "", width, first=True)
+    if meaning:
+        _line(t, say(lang, f"vote.meaning.{kind}"), "", width)
+    ballot = widest(*(say(lang, _ballot_key(kind, colour)) for colour in BALLOT_STYLE))
     for seat in voters:
         _voter(t, view, seat, width, ballot, "")
-    _line(t, say(lang, "vote.tally", release=9, quarantine=9), "", width)
+    _line(t, _tally(lang, kind, {"release": 9, "quarantine": 9, "strong": 9, "weak": 9}), "",
+          width)
     _line(t, widest(say(lang, "vote.tie_waiting"),
                     *(say(lang, "vote.tie_broken", commander=seat_label(view, seat), result=r)
                       for seat in range(len(view["seats"])) for r in results)), "", width)
-    _line(t, widest(*(say(lang, "vote.result", target=seat_label(view, target), result=r)
-                      for r in results)), "", width)
+    _line(t, widest(*(say(lang, "vote.result", target=_vote_target(view, lang, target),
+                          result=r) for r in results)), "", width)
     return rows(t)
 
 

@@ -57,7 +57,11 @@ def check_public_view(g, view: dict, text: str) -> None:
     shown = words & (CARD_WORDS - public_cards(g) - named)
     assert not shown, f"cards on the public board: {shown}"
     if view["waiting"] is not None:
-        assert set(view["waiting"]) <= {"decision", "seats", "chosen", "voters", "target"}
+        assert set(view["waiting"]) <= {"decision", "seats", "chosen", "voters", "target",
+                                        "vote_kind"}
+    # Shadow Corporation: the corporation roll in progress is its roller's alone.
+    if g.corporation:
+        assert json.dumps(g.corporation) not in text, "a corporation roll on the public board"
 
 
 WORDS = re.compile(r"[a-z][a-z_0-9]*")  # every word of a view's JSON, keys and text alike
@@ -88,7 +92,8 @@ class Secrets:
                 # choosing the only dice a seat could roll; the view checks below look for
                 # the state they describe
                 assert f["k"] in ("status_dealt", "status_shown", "rolled", "infected_team",
-                                  "demoralized", "ruled"), f
+                                  "demoralized", "ruled", "corporation_rolled",
+                                  "corporation_unseen"), f
 
 
 def check_seat_view(g, seat: int, view: dict, text: str, secrets: Secrets) -> None:
@@ -111,6 +116,12 @@ def check_seat_view(g, seat: int, view: dict, text: str, secrets: Secrets) -> No
         if p.simultaneous:  # never another seat's ballot
             assert you["decision"]["chosen"] == (list(p.answers[seat])
                                                  if seat in p.answers else None)
+    rolling = g.corporation and p is not None and p.kind == "corporation"
+    if rolling and seat not in p.options:
+        assert you["corporation"] == [] and json.dumps(g.corporation) not in text, \
+            f"seat {seat} can see another seat's corporation roll"
+    elif rolling:
+        assert you["corporation"] == g.corporation
     words = set(WORDS.findall(text))
     leaked = words & secrets.cards[seat] - public_cards(g) - own_cards(g, seat)
     assert not leaked, f"seat {seat} can see cards private to others: {leaked}"

@@ -13,9 +13,9 @@ MAX_STEPS = 3000
 
 
 async def seated_room(path, seed: int = 7, players: int = 7, lang: str = "en",
-                start: bool = True) -> Room:
+                start: bool = True, variants: tuple = ()) -> Room:
     room = Room(EventStore(str(path / "games.db")), seed=seed, bot_delay=0)
-    await room.new_game({"names": NAMES[:players]}, lang=lang)
+    await room.new_game({"names": NAMES[:players], "variants": list(variants)}, lang=lang)
     for token in room.kiosk_view()["seat_tokens"]:
         await room.claim_seat(token, f"phone-{token[:4]}")
     if start:

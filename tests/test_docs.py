@@ -14,9 +14,9 @@ import pytest
 import companion.darkmoon as rules
 import companion.refusals as refusals
 from companion.darkmoon import Setup, start_from
-from companion.darkmoon.data import (CHARACTERS, EVENTS, FATIGUE, FATIGUE_TOKENS, FINAL_EVENTS,
-                                     INFECTED_CARDS, OUTPOST, OUTPOST_TOKENS, TASKS,
-                                     UNINFECTED, VARIANTS)
+from companion.darkmoon.data import (CHARACTERS, EVAC_SHIP, EVENTS, EXPANSIONS, FATIGUE,
+                                     FINAL_EVENTS, INFECTED_CARDS, INFECTED_CLEARANCE, OUTPOST,
+                                     OUTPOST_TOKENS, TASKS, UNINFECTED, VARIANTS)
 from companion.darkmoon.reveal import POWER_KIND
 from companion.darkmoon.views import SAFE_DATA
 from companion.room import Room
@@ -67,11 +67,11 @@ def ticked(cell: str) -> set[str]:
 def test_every_id_is_listed_once_and_nothing_else():
     for heading, table in [("### Task cards", TASKS), ("### Events", EVENTS),
                            ("### Final events", FINAL_EVENTS),
-                           ("### Outpost tokens", OUTPOST_TOKENS),
+                           ("### Outpost tokens", OUTPOST_TOKENS + (EVAC_SHIP,)),
                            ("### Characters and fatigue tokens", CHARACTERS),
                            ("### Variants", VARIANTS),
                            ("### Statuses and infection powers",
-                            INFECTED_CARDS + (UNINFECTED,))]:
+                            INFECTED_CARDS + (INFECTED_CLEARANCE, UNINFECTED))]:
         ids = first_ids(heading)
         assert len(ids) == len(set(ids)), f"{heading}: an id listed twice"
         assert set(ids) == set(table), f"{heading}: {set(ids) ^ set(table)}"
@@ -79,10 +79,12 @@ def test_every_id_is_listed_once_and_nothing_else():
 
 def test_fatigue_tokens_and_infection_powers_are_the_engines():
     chars = rows(section("### Characters and fatigue tokens"))
-    assert {t for r in chars for t in ticked(r[2])} == set(FATIGUE_TOKENS)
+    assert {t for r in chars for t in ticked(r[2])} == {
+        c for c, character in CHARACTERS.items() if character.has_fatigue_token}
     powers = {re.sub("`", "", r[0]): ticked(r[1]) for r in
               rows(section("### Statuses and infection powers"))}
-    assert powers == {UNINFECTED: set(), **{s: {k} for s, k in POWER_KIND.items()}}
+    assert powers == {UNINFECTED: set(), INFECTED_CLEARANCE: {"clearance"},
+                      **{s: {k} for s, k in POWER_KIND.items()}}
 
 
 def test_blocked_actions_and_task_details_are_the_engines():
@@ -106,7 +108,7 @@ def test_the_setup_table_lists_the_same_ids():
              if r[0].startswith("`")}
     assert setup["characters"] == set(CHARACTERS)
     assert setup["final_event"] == set(FINAL_EVENTS)
-    assert setup["variants"] == set(VARIANTS)
+    assert setup["variants"] == set(VARIANTS + EXPANSIONS)
 
 
 # --- the fact kinds ---

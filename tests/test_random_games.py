@@ -17,9 +17,11 @@ from companion.darkmoon import (HOST, Chance, Ctx, RulesError, Setup, decide, ev
                                 public_view, replay, seat_view, start)
 from companion.darkmoon.api import apply_event, step
 from companion.darkmoon.corrections import CHECKS
-from companion.darkmoon.data import (COMMANDER, DICE_IN_BOX, EVENTS, FATIGUE_TOKENS,
-                                     MIN_PLAYERS_FOR, OUTPOST_TOKENS, STRONG,
-                                     TOKENS_TO_LOSE, VARIANTS, WEAK)
+from companion.darkmoon.data import (CLEARANCE_SEATS, COMMANDER, DICE_IN_BOX, EVAC_SHIP,
+                                     EVACUATION_VOTE, EVENTS, FACES, FATIGUE_POOL,
+                                     FATIGUE_TOKENS, MIN_PLAYERS_FOR, OUTPOST_TOKENS,
+                                     SHADOW_CORPORATION, STRONG, TOKENS_TO_LOSE, VARIANTS,
+                                     WEAK)
 from companion.simulate import MAX_COMMANDS, bot_choice, helpful_choice, play_game
 from leaks import (Secrets, check_facts, check_public_facts, check_public_view,
                    check_seat_view, check_secrecy, own_cards, public_cards)
@@ -41,6 +43,10 @@ def variant_sets() -> dict[str, tuple]:
     rng = random.Random(2024)
     for k in range(3):
         sets[f"mix{k}"] = tuple(sorted(rng.sample(VARIANTS, 4)))
+    # Shadow Corporation alone, with every variant, and with a few (issue 13).
+    sets["shadow"] = (SHADOW_CORPORATION,)
+    sets["shadow-all"] = VARIANTS + (SHADOW_CORPORATION,)
+    sets["shadow-mix"] = tuple(sorted(rng.sample(VARIANTS, 3))) + (SHADOW_CORPORATION,)
     return sets
 
 
@@ -79,8 +85,11 @@ def check_components(g) -> None:
         if s.dice[COMMANDER]:
             assert i == g.commander, (i, g.commander)
     assert isinstance(g.shield_tokens, int) and 0 <= g.shield_tokens <= TOKENS_TO_LOSE
-    assert sorted(g.outpost_board + g.outpost_pile) == sorted(OUTPOST_TOKENS)
-    assert sorted(g.fatigue_board + g.fatigue_pile) == sorted(FATIGUE_TOKENS)
+    if g.has(SHADOW_CORPORATION):
+        check_shadow(g)
+    else:
+        assert sorted(g.outpost_board + g.outpost_pile) == sorted(OUTPOST_TOKENS)
+        assert sorted(g.fatigue_board + g.fatigue_pile) == sorted(FATIGUE_TOKENS)
     if g.outcome is None:
         assert len(g.outpost_board) < TOKENS_TO_LOSE and len(g.fatigue_board) < TOKENS_TO_LOSE
         assert g.shield_tokens < TOKENS_TO_LOSE
@@ -95,6 +104,27 @@ def check_components(g) -> None:
         check_die_limits(g)
     else:
         assert g.pending is None and not g.stack
+
+
+def check_shadow(g) -> None:
+    """Shadow Corporation's components: the seven outpost tokens, a fatigue pool of the
+    characters in play (padded to six), the three corporation dice, the clearance board."""
+    assert sorted(g.outpost_board + g.outpost_pile) == sorted(OUTPOST_TOKENS + (EVAC_SHIP,))
+    tokens = g.fatigue_board + g.fatigue_pile
+    in_play = {s.character for s in g.seats} - {"daniel"}
+    assert len(set(tokens)) == len(tokens) == max(FATIGUE_POOL, len(in_play))
+    assert in_play <= set(tokens)
+    # The corporation dice are out of the box only while their roller chooses.
+    assert len(g.corporation) <= 3 and set(g.corporation) <= set(FACES["corporation"])
+    if g.corporation and g.outcome is None:
+        assert g.pending.kind == "corporation" and g.pending.seats == [g.active]
+    if g.evacuation is None:
+        assert g.clearances == []
+    else:
+        assert 1 <= g.evacuation <= EVACUATION_VOTE
+    assert len(set(g.clearances)) == len(g.clearances) <= CLEARANCE_SEATS[g.players]
+    for seat in g.clearances:  # quarantine and a reveal take the token back (ESOG, §8b.6)
+        assert not g.seats[seat].quarantined and not g.seats[seat].revealed, seat
 
 
 def excess_scheduled(g, seat: int) -> bool:
@@ -140,8 +170,10 @@ def random_seat_correction(g, rng: random.Random, what: str) -> list:
     seat = rng.choice(waiting if waiting and rng.random() < 0.5 else range(g.players + 1))
     if what == "commander":
         return [what, seat if rng.random() < 0.9 else str(seat)]
-    if what == "quarantine":
-        on = seat < g.players and g.seats[seat].quarantined
+    if what in ("quarantine", "clearance", "amputation"):
+        on = seat < g.players and (g.seats[seat].quarantined if what == "quarantine"
+                                   else g.seats[seat].amputated if what == "amputation"
+                                   else seat in g.clearances)
         return [what, seat, ("off" if on else "on") if rng.random() < 0.9 else "on"]
     return [what, seat, rng.choice([-3, -2, -1, 0, 1, 2, 3, 15])]
 
@@ -160,8 +192,9 @@ def random_correction(g, rng: random.Random) -> list:
     often about a token the pending decision names."""
     what = rng.choice(["shield", "outpost", "fatigue", "sabotage", "suspicion",
                        "event_cubes", "final_cubes", "bogus", "commander", "quarantine",
-                       "die_tokens", "lost_dice", "event", "completed"])
-    if what in ("commander", "quarantine", "die_tokens"):
+                       "die_tokens", "lost_dice", "event", "completed",
+                       "clearance", "amputation", "evacuation"])
+    if what in ("commander", "quarantine", "die_tokens", "clearance", "amputation"):
         return random_seat_correction(g, rng, what)
     if what in ("event", "completed"):
         return random_event_correction(g, rng, what)
@@ -178,7 +211,8 @@ def random_correction(g, rng: random.Random) -> list:
     if what == "shield":
         return [what, rng.choice([0, 0, 1, 2, 3, 4, 5, 5, 6, 7])]
     if what in ("outpost", "fatigue"):
-        tokens = OUTPOST_TOKENS if what == "outpost" else FATIGUE_TOKENS
+        tokens = (OUTPOST_TOKENS + (EVAC_SHIP,) if what == "outpost"
+                  else FATIGUE_TOKENS + ("serene", "lincoln"))
         board = g.outpost_board if what == "outpost" else g.fatigue_board
         token = rng.choice(tokens + ("nope",))
         if rng.random() < 0.2:
@@ -314,7 +348,8 @@ def test_random_games(players, variant_set, policy):
 def test_random_games_with_host_corrections(players, policy):
     """The host corrects the board at random moments, whatever the game waits for: every
     invariant, the secrecy and the replay still hold."""
-    variants = fits(players, VARIANT_SETS["all"]) if players % 2 else ()
+    # Odd tables: every variant; even ones: Shadow Corporation and its corrections (issue 13).
+    variants = fits(players, VARIANT_SETS["all"]) if players % 2 else (SHADOW_CORPORATION,)
     corrected = Counter()
     for k in range(GAMES_PER_CASE):
         seed = 77_000_000 + players * 1000 + (policy == "helpful") * 100 + k
@@ -325,7 +360,10 @@ def test_random_games_with_host_corrections(players, policy):
         corrected["ended"] += events[-1]["actor"] == HOST
     assert sum(corrected.values()) >= GAMES_PER_CASE, corrected
     # every kind of correction was accepted somewhere in these games, not only refused
-    assert set(CHECKS) <= set(corrected), set(CHECKS) - set(corrected)
+    # (the expansion's own only in its games: a base game refuses them)
+    expected = set(CHECKS) - (set() if SHADOW_CORPORATION in variants
+                              else {"clearance", "amputation", "evacuation"})
+    assert expected <= set(corrected), expected - set(corrected)
 
 
 def test_helpful_bots_reach_the_final_event():

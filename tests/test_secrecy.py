@@ -13,6 +13,8 @@ import socket
 import aiohttp
 
 from companion.lang import LANGS, text
+from companion.lang.facts import extra_values, fact_key
+from companion.lang.words import Words
 from companion.room import Room
 from companion.simulate import choice_for
 from companion.store import EventStore
@@ -21,7 +23,8 @@ from screens.app import KioskApp
 from screens.capture import screen_text
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
-GAMES = [(4, 23, (), "en"), (7, 22, ("telepathic_infected",), "es")]
+GAMES = [(4, 23, (), "en"), (7, 22, ("telepathic_infected",), "es"),
+         (5, 24, ("shadow_corporation",), "es")]  # issue 13: the corporation dice's secrets
 FAIR = {23}  # dealt fair (no seed), so there is a secret to keep; its moves are still seeded
 
 
@@ -56,6 +59,12 @@ def check_kiosk_text(g, shown: str, secrets: Secrets, lang: str, facts: list) ->
     leaked = card_names(hidden_cards, lang) - card_names(public, lang)
     leaked = {name for name in leaked if name in shown}
     assert not leaked, f"the kiosk shows private cards: {leaked}"
+    # Shadow Corporation: a corporation roll, and the dice never shown, are their roller's.
+    w = Words(lang, {"seats": [{"name": seat.name} for seat in g.seats]})
+    for f in facts:
+        if "to" in f and f["k"] in ("corporation_rolled", "corporation_unseen"):
+            sentence = w(fact_key(f), **{**w.values(f), **extra_values(w, f)})
+            assert sentence not in shown, f"the kiosk shows a private corporation roll: {f}"
     # Each infected status card is unique: its name on screen tells whose it is.
     for seat in g.seats:
         if not seat.revealed and seat.infected:
@@ -136,6 +145,8 @@ async def test_no_private_fact_reaches_the_kiosk_or_the_public_endpoints(tmp_pat
         for seat in room.table.state.seats:
             assert text(lang, f"game.status.{seat.status}") in final
         assert frames > 20 and polled and len(streamed) > 10
+        if "shadow_corporation" in variants:  # the check above had corporation rolls to keep
+            assert any(f["k"] == "corporation_unseen" for f in room.table.facts)
         assert secrets.facts > players  # statuses dealt, rolls: there were secrets to keep
         for body in polled + streamed:
             payload = json.loads(body)

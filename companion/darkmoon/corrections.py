@@ -11,13 +11,13 @@ until that decision is answered. Refusals never depend on a secret (the deck's o
 from __future__ import annotations
 
 from .damage import check_loss
-from .data import (AREAS, DICE_IN_BOX, EVENTS, EVENTS_BEFORE_FINAL, FATIGUE,
-                   FATIGUE_TOKENS, FINAL_EVENTS, OUTPOST, OUTPOST_TOKENS, SHIELD,
-                   SUSPICION_VOTE, TOKENS_TO_LOSE)
+from .data import (AREAS, CLEARANCE_SEATS, DICE_IN_BOX, EVACUATION_VOTE, EVENTS,
+                   EVENTS_BEFORE_FINAL, FATIGUE, FINAL_EVENTS, OUTPOST, SHADOW_CORPORATION,
+                   SHIELD, SUSPICION_VOTE, TOKENS_TO_LOSE)
 from .engine import Ctx, push
 from .errors import IllegalOption, MalformedCommand
 from .state import Game
-from .votes import set_commander
+from .votes import set_commander, unclear
 
 HOST = "host"
 DIE_TOKENS_IN_BOX = 14
@@ -39,7 +39,13 @@ EVENT_DECISIONS = ("take_dice", "roll_dice")
 SHAPES = ("a correction is one of: [shield, 0-6], [outpost|fatigue, TOKEN, on|off], "
           "[sabotage, AREA|none], [suspicion, 1-3], [event_cubes, N], [final_cubes, N], "
           "[commander, SEAT], [quarantine, SEAT, on|off], [die_tokens, SEAT, N], "
-          "[lost_dice, COLOUR, N], [event, CARD], [completed, CARD, on|off]")
+          "[lost_dice, COLOUR, N], [event, CARD], [completed, CARD, on|off]; with Shadow "
+          "Corporation [clearance, SEAT, on|off], [amputation, SEAT, on|off], "
+          "[evacuation, 1-3]")
+# Shadow Corporation: decisions whose options were counted from the clearances, or from
+# who may still be amputated.
+CLEARANCE_DECISIONS = ("evacuation_vote", "trial", "grant_clearance", "clearance_power")
+AMPUTATION_DECISIONS = ("accident", "trial")
 
 
 def malformed() -> MalformedCommand:
@@ -107,8 +113,9 @@ def check_token(g: Game, what: str, args: tuple) -> None:
     shape(args, "str", ("on", "off"))
     refuse_while(g, TOKEN_DECISIONS, why="it is about the damage tokens")
     token, where = args
-    tokens = OUTPOST_TOKENS if what == OUTPOST else FATIGUE_TOKENS
+    # The game's own tokens: Shadow Corporation adds the Evac Ship and builds its fatigue pool.
     board = g.outpost_board if what == OUTPOST else g.fatigue_board
+    tokens = board + (g.outpost_pile if what == OUTPOST else g.fatigue_pile)
     if token not in tokens:
         raise IllegalOption(f"there is no {what} token {token!r}")
     if (where == "on") == (token in board):
@@ -216,6 +223,56 @@ def check_completed(g: Game, args: tuple) -> None:
                             "Event: let the game complete it")
 
 
+def shadow_game(g: Game) -> None:
+    if not g.has(SHADOW_CORPORATION):
+        raise IllegalOption("this is not a Shadow Corporation game")
+
+
+def refuse_targeted_vote(g: Game, kind: str) -> None:
+    """A Shadow Corporation complication's vote target, chosen among who may be cleared or
+    amputated."""
+    p = g.pending
+    if p is not None and p.kind == "vote_target" and p.data.get("kind") == kind:
+        raise IllegalOption("answer the pending 'vote_target' decision first: its players "
+                            f"were chosen by who may have the {kind}")
+
+
+def check_clearance(g: Game, args: tuple) -> None:
+    shape(args, "int", ("on", "off"))
+    shadow_game(g)
+    seat, where = seat_of(g, args[0]), args[1]
+    if not g.evacuating():
+        raise IllegalOption("the evacuation ship was recalled: nobody is cleared any more")
+    if (where == "on") == (seat in g.clearances):
+        raise IllegalOption(f"seat {seat} is already {'cleared' if where == 'on' else 'not cleared'}")
+    if where == "on" and g.seats[seat].quarantined:
+        raise IllegalOption(f"seat {seat} is in quarantine: no clearance (ESOG)")
+    if where == "on" and len(g.clearances) >= CLEARANCE_SEATS[g.players]:
+        raise IllegalOption("the clearance board is full")
+    refuse_while(g, CLEARANCE_DECISIONS, why="its options were counted from the clearances")
+    refuse_targeted_vote(g, "clearance")
+
+
+def check_amputation(g: Game, args: tuple) -> None:
+    shape(args, "int", ("on", "off"))
+    shadow_game(g)
+    seat, where = seat_of(g, args[0]), args[1]
+    if (where == "on") == g.seats[seat].amputated:
+        raise IllegalOption(f"seat {seat} is already {'amputated' if where == 'on' else 'whole'}")
+    refuse_while(g, LIMIT_DECISIONS, [seat], "an amputation changes the die limit")
+    refuse_while(g, AMPUTATION_DECISIONS, why="its options were counted from the amputations")
+    refuse_targeted_vote(g, "amputation")
+
+
+def check_evacuation(g: Game, args: tuple) -> None:
+    shape(args, "int")
+    shadow_game(g)
+    if not g.evacuating():
+        raise IllegalOption("the evacuation ship was recalled: the track left the game")
+    if args[0] not in range(1, EVACUATION_VOTE):
+        raise malformed()
+
+
 CHECKS = {
     SHIELD: check_shield,
     OUTPOST: lambda g, args: check_token(g, OUTPOST, args),
@@ -225,6 +282,8 @@ CHECKS = {
     "commander": check_commander, "quarantine": check_quarantine,
     "die_tokens": check_die_tokens, "lost_dice": check_lost_dice,
     "event": check_event, "completed": check_completed,
+    "clearance": check_clearance, "amputation": check_amputation,
+    "evacuation": check_evacuation,
 }
 
 
@@ -276,6 +335,8 @@ def apply_correction(g: Game, ctx: Ctx, option: tuple) -> None:
         set_commander(g, ctx, args[0])  # the old commander's die goes back to the pool
     elif what == "quarantine":
         g.seats[args[0]].quarantined = args[1] == "on"
+        if args[1] == "on":
+            unclear(g, ctx, args[0], "quarantined")  # Shadow Corporation (ESOG)
         over_limit(g, args[0])
     elif what == "die_tokens":
         g.seats[args[0]].die_tokens = args[1]
@@ -289,6 +350,13 @@ def apply_correction(g: Game, ctx: Ctx, option: tuple) -> None:
         if g.event:
             g.event_deck.insert(0, g.event)  # the card it replaces goes to the bottom
         g.event, g.event_cubes = args[0], 0
+    elif what == "clearance":
+        (g.clearances.append if args[1] == "on" else g.clearances.remove)(args[0])
+    elif what == "amputation":
+        g.seats[args[0]].amputated = args[1] == "on"
+        over_limit(g, args[0])
+    elif what == "evacuation":
+        g.evacuation = args[0]
     elif what == "completed":
         if args[1] == "on":
             take_event_card(g, args[0])

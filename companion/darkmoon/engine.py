@@ -96,7 +96,7 @@ def push(g: Game, *frames: tuple[str, dict]) -> None:
 
 # Decisions whose options are the seat's secret (its own dice or drawn cards): the fact that
 # the rules answered one for it goes to that seat alone.
-SECRET_CHOICES = ("roll_dice", "task", "event")
+SECRET_CHOICES = ("roll_dice", "task", "event", "corporation")
 
 
 def ask(g: Game, ctx: Ctx, kind: str, options: dict[int, list], data: dict | None = None,

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from .damage import count, damage, end_game, place_one, remove_token
-from .data import (COMPLICATION, DAMAGE_KINDS, EVENTS, EVENTS_BEFORE_FINAL, FATIGUE,
-                   FATIGUE_TOKENS, FINAL_EVENTS, OUTPOST, OUTPOST_TOKENS, SHIELD,
+from .data import (CHARACTERS, COMPLICATION, DAMAGE_KINDS, EVAC_SHIP, EVACUATION_FAILURE,
+                   EVENTS, EVENTS_BEFORE_FINAL, FATIGUE, FINAL_EVENTS, OUTPOST, OUTPOST_TOKENS,
+                   SHIELD,
                    SYSTEM_REBOOT_DRAWS, SYSTEM_REBOOT_MAX_OF_A_KIND, TASKS, TOKENS_TO_LOSE)
 from .dice import discard_all
 from .engine import Ctx, answer, ask, push, step
@@ -21,15 +22,22 @@ def add_event_cube(g: Game, ctx: Ctx) -> None:
     if g.final_active:
         g.final_cubes += 1
         ctx.fact("event_cube", card=g.final_event, cubes=g.final_cubes, final=True)
-        if g.final_cubes >= FINAL_EVENTS[g.final_event].cubes:
+        if g.final_cubes >= cubes_needed(g):
             final_completed(g, ctx)
         return
     g.event_cubes += 1
     ctx.fact("event_cube", card=g.event, cubes=g.event_cubes, final=False)
-    if g.event_cubes >= EVENTS[g.event].cubes:
+    if g.event_cubes >= cubes_needed(g):
         card = g.event
         ctx.fact("event_completed", card=card)
         push(g, (f"event:{card}", {}), ("next_event", {"completed": card}))
+
+
+def cubes_needed(g: Game) -> int:
+    """The cubes the current event (or the final event) needs: its card's, and one more
+    after Risk Assessment (facts §6a, §8 q1)."""
+    card = FINAL_EVENTS[g.final_event] if g.final_active else EVENTS[g.event]
+    return card.cubes + g.extra_cubes
 
 
 def final_completed(g: Game, ctx: Ctx) -> None:
@@ -49,6 +57,7 @@ def final_completed(g: Game, ctx: Ctx) -> None:
 def next_event(g: Game, ctx: Ctx, completed: str) -> None:
     g.completed_events.append(completed)
     g.event, g.event_cubes = None, 0
+    g.extra_cubes = 1 if completed == "risk_assessment" else 0
     if g.outcome is not None:
         return
     if len(g.completed_events) >= EVENTS_BEFORE_FINAL:
@@ -91,6 +100,14 @@ def start_final(g: Game, ctx: Ctx) -> None:
     g.final_active = True
     ctx.fact("final_event_begins", card=g.final_event)
     malfunctions_only(g, ctx)
+    if g.evacuating():
+        # The Evacuation Failure card joins the new deck (ESOG Events and final events).
+        g.task_deck = ctx.chance.shuffle(sorted(g.task_deck + [EVACUATION_FAILURE]))
+        ctx.fact("evacuation_failure_shuffled", size=len(g.task_deck))
+    if g.final_event == "toxic_gas":
+        # Every player not revealed discards every active die, the commander die too.
+        for seat in g.players_in_game():
+            discard_all(g, ctx, seat, "toxic_gas")
     if g.final_event == "last_stand":
         for seat in g.players_in_game():
             g.seats[seat].die_tokens -= 1
@@ -227,8 +244,12 @@ def resupplied(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
 def salvage_parts(g: Game, ctx: Ctx) -> None:
     """Return every outpost and fatigue token and draw the same numbers again."""
     outposts, fatigues = len(g.outpost_board), len(g.fatigue_board)
-    g.outpost_board, g.outpost_pile = [], list(OUTPOST_TOKENS)
-    g.fatigue_board, g.fatigue_pile = [], list(FATIGUE_TOKENS)
+    # The game's own tokens, in the box's order: Shadow Corporation adds the Evac Ship and
+    # builds its fatigue pool from the characters in play.
+    outpost, fatigue = set(g.outpost_board + g.outpost_pile), set(g.fatigue_board + g.fatigue_pile)
+    g.outpost_board, g.outpost_pile = [], [t for t in OUTPOST_TOKENS + (EVAC_SHIP,)
+                                           if t in outpost]
+    g.fatigue_board, g.fatigue_pile = [], [c for c in CHARACTERS if c in fatigue]
     ctx.fact("salvage_parts", outpost=outposts, fatigue=fatigues)
     for kind, n in ((OUTPOST, outposts), (FATIGUE, fatigues)):
         for _ in range(n):

@@ -1,11 +1,12 @@
 """Malfunctions: IN or OUT in clockwise order, private rolls, public submissions, the result."""
 from __future__ import annotations
 
-from .data import (BLACK_DECK_BONUS, BLACKOUT_DIFFICULTY, FATIGUE, OUTPOST, SHIELD, TASKS,
-                   UNKNOWN)
+from .data import (BLACK_DECK_BONUS, BLACKOUT_DIFFICULTY, FATIGUE, OUTPOST,
+                   SHADOW_CORPORATION, SHIELD, TASKS, UNKNOWN)
 from .damage import damage, remove_token, token_options
 from .dice import roll_all, spent_to_pool
 from .engine import Ctx, answer, ask, push, step
+from .shadow import counted
 from .state import Game
 from .turn import ask_submit, on_submitted
 
@@ -23,10 +24,20 @@ def malfunction(g: Game, ctx: Ctx, card: str) -> None:
     task.order = order[1:] + order[:1] if g.has("first_is_last") else order
     ctx.fact("malfunction", card=card, difficulty=task.difficulty,
              consequence=task.consequence, type=task.type)
-    push(g, ("participation", {"i": 0}))
+    steps = [("participation", {"i": 0})]
     if t.type == UNKNOWN:
         # The type is named before anyone goes IN or OUT (RB ????????? malfunction).
-        ask(g, ctx, "malfunction_type", {g.active: [(SHIELD,), (OUTPOST,), (FATIGUE,)]}, {})
+        steps.insert(0, ("name_type", {}))
+    if g.has(SHADOW_CORPORATION):
+        # The corporation dice come with the chosen card, before the task resolves (ESOG
+        # Choose a task card; facts §8b.1: malfunctions only).
+        steps.insert(0, ("corporation_roll", {}))
+    push(g, *steps)
+
+
+@step("name_type")
+def name_type(g: Game, ctx: Ctx) -> None:
+    ask(g, ctx, "malfunction_type", {g.active: [(SHIELD,), (OUTPOST,), (FATIGUE,)]}, {})
 
 
 @answer("malfunction_type")
@@ -89,7 +100,7 @@ def malfunction_roll(g: Game, ctx: Ctx, j: int) -> None:
 @on_submitted("malfunction")
 def malfunction_submitted(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
     task = g.task
-    task.success_total += sum(faces)
+    task.success_total += sum(counted(g, f) for f in faces)
     task.submitted.extend((seat, f) for f in faces)
     ctx.fact("success_track", total=task.success_total, difficulty=task.difficulty)
     if submits_one_die(g, seat) or not g.seats[seat].all_dice:

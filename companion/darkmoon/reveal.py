@@ -10,7 +10,7 @@ from .dice import any_die_face, roll_all
 from .engine import Ctx, answer, ask, push, step
 from .state import Game
 from .turn import action, ask_submit, draw_task, on_submitted
-from .votes import first_left, set_commander
+from .votes import first_left, set_commander, unclear
 
 POWER_KIND = {"infected_shields": SHIELD, "infected_outpost": OUTPOST,
               "infected_life_support": FATIGUE}
@@ -27,6 +27,7 @@ def reveal(g: Game, ctx: Ctx, seat: int) -> None:
     quarantined = s.quarantined
     s.revealed = True
     ctx.fact("revealed", seat=seat, status=s.status)
+    unclear(g, ctx, seat, "revealed")  # the clearance goes with the reveal (facts §8b.6)
     steps = []
     # A quarantined player reveals without the power (RB Revealing as infected); the Nerfed
     # Reveal variants take away the power or its second use (RB Variant rules).
@@ -44,9 +45,18 @@ def reveal(g: Game, ctx: Ctx, seat: int) -> None:
     push(g, *steps)
 
 
+# Powers other than a damage token's: status card -> fn(g, ctx, seat) (shadow_cards.py).
+POWERS: dict = {}
+
+
 @step("infection_power")
 def infection_power(g: Game, ctx: Ctx, seat: int) -> None:
-    kind = POWER_KIND[g.seats[seat].status]
+    status = g.seats[seat].status
+    if status in POWERS:
+        ctx.fact("infection_power", seat=seat, kind=status)
+        POWERS[status](g, ctx, seat)
+        return
+    kind = POWER_KIND[status]
     ctx.fact("infection_power", seat=seat, kind=kind)
     if kind == SHIELD:
         damage(g, ctx, SHIELD, 1)
@@ -138,7 +148,8 @@ def infected_action(name: str):
 @infected_action("interference")
 def interference(g: Game, ctx: Ctx, seat: int, option: list) -> None:
     available = len(g.task_deck) + len(g.task_discard)
-    drawn = [draw_task(g, ctx) for _ in range(min(3, available))]
+    drawn = [draw_task(g, ctx, seat) for _ in range(min(3, available))]
+    drawn = [c for c in drawn if c is not None]
     ctx.fact("tasks_drawn", to=[seat], seat=seat, cards=drawn)
     options = [("keep",) + p for n in range(len(drawn) + 1) for p in permutations(drawn, n)]
     ask(g, ctx, "interference", {seat: options}, {"drawn": drawn})

@@ -5,10 +5,12 @@ import unicodedata
 from dataclasses import dataclass
 
 from .damage import place_one
-from .data import (CHARACTERS, COMMANDER, DICE_IN_BOX, FATIGUE_TOKENS, FINAL_EVENTS,
-                   INFECTED_CARDS, MAX_PLAYERS, MIN_PLAYERS, MIN_PLAYERS_FOR, OUTPOST,
-                   OUTPOST_TOKENS, SMALL_GAME_REMOVED, STATUS_COUNTS, TASK_DECK_FOR,
-                   TASKS, UNINFECTED, VARIANTS, EVENTS)
+from .data import (CHARACTERS, COMMANDER, DICE_IN_BOX, EVAC_SHIP, EVACUATION_FAILURE,
+                   EVACUATION_START, EXPANSIONS, FATIGUE_POOL, FATIGUE_TOKENS, FINAL_EVENTS,
+                   INFECTED_CARDS, INFECTED_CLEARANCE, MAX_PLAYERS, MIN_PLAYERS,
+                   MIN_PLAYERS_FOR, OUTPOST, OUTPOST_TOKENS, SHADOW_CORPORATION,
+                   SMALL_GAME_REMOVED, STATUS_COUNTS, TASK_DECK_FOR, TASKS, UNINFECTED,
+                   VARIANTS, EVENTS, available)
 from .engine import Ctx, push, run
 from .errors import BadSetup
 from .state import Game, Seat
@@ -77,31 +79,46 @@ class Setup:
             bad = [c for c in self.characters if c not in CHARACTERS]
             if bad:
                 raise BadSetup(f"unknown characters: {bad}")
+            extra = [c for c in self.characters if CHARACTERS[c].expansion]
+            if extra and not self.expansion:
+                raise BadSetup(f"{', '.join(extra)} play only with Shadow Corporation")
         if self.final_event is not None and (not isinstance(self.final_event, str)
                                              or self.final_event not in FINAL_EVENTS):
             raise BadSetup(f"unknown final event {self.final_event!r}")
+        if self.final_event and FINAL_EVENTS[self.final_event].expansion \
+                and not self.expansion:
+            raise BadSetup(f"{self.final_event} is a Shadow Corporation final event")
         for v in self.variants:
-            if not isinstance(v, str) or v not in VARIANTS:
+            if not isinstance(v, str) or v not in VARIANTS + EXPANSIONS:
                 raise BadSetup(f"unknown variant {v!r}")
             if n < MIN_PLAYERS_FOR.get(v, 0):
                 raise BadSetup(f"{v} needs at least {MIN_PLAYERS_FOR[v]} players")
         if len(set(self.variants)) != len(self.variants):
             raise BadSetup("a variant is listed twice")
 
+    @property
+    def expansion(self) -> bool:
+        return SHADOW_CORPORATION in self.variants
+
 
 def build(setup: Setup, ctx: Ctx) -> Game:
     n = len(setup.names)
-    chance = ctx.chance
+    chance, expansion = ctx.chance, setup.expansion
     characters = (list(setup.characters) if setup.characters
-                  else chance.shuffle(sorted(CHARACTERS))[:n])
+                  else chance.shuffle(available(CHARACTERS, expansion))[:n])
     infected, uninfected = STATUS_COUNTS[n]
     # Unused infected cards go back to the box unseen (RB setup step 12).
-    chosen = chance.shuffle(list(INFECTED_CARDS))[:infected]
+    cards = list(INFECTED_CARDS) + ([INFECTED_CLEARANCE] if expansion else [])
+    chosen = chance.shuffle(cards)[:infected]
     statuses = chance.shuffle(chosen + [UNINFECTED] * uninfected)
     seats = [Seat(name, character, status)
              for name, character, status in zip(setup.names, characters, statuses)]
     g = Game(players=n, variants=frozenset(setup.variants), deck_colour=TASK_DECK_FOR[n],
-             seats=seats, outpost_pile=list(OUTPOST_TOKENS), fatigue_pile=list(FATIGUE_TOKENS))
+             seats=seats, outpost_pile=list(OUTPOST_TOKENS) + ([EVAC_SHIP] if expansion else []),
+             fatigue_pile=(fatigue_pool(characters, chance) if expansion
+                           else list(FATIGUE_TOKENS)))
+    if expansion:
+        g.evacuation = EVACUATION_START
     g.pool = {c: DICE_IN_BOX[c] - sum(s.dice[c] for s in seats) for c in DICE_IN_BOX}
     g.spent = {c: 0 for c in DICE_IN_BOX}
     ctx.fact("game_set_up", names=list(setup.names), characters=characters,
@@ -114,18 +131,22 @@ def build(setup: Setup, ctx: Ctx) -> Game:
     for _ in range(2):  # two outpost tokens take effect at once (RB setup)
         place_one(g, ctx, OUTPOST)
     # Fatigue tokens are drawn until one matches a character in play; Daniel has none.
-    for token in chance.shuffle(list(FATIGUE_TOKENS)):
+    for token in chance.shuffle(list(g.fatigue_pile)):
         if token in characters:
             g.commander = characters.index(token)
             break
     g.pool[COMMANDER] -= 1
     g.seats[g.commander].dice[COMMANDER] = 1
     ctx.fact("commander", seat=g.commander, previous=None)
-    g.final_event = setup.final_event or chance.pick(sorted(FINAL_EVENTS))
+    g.final_event = setup.final_event or chance.pick(available(FINAL_EVENTS, expansion))
     ctx.fact("final_event", card=g.final_event)
-    tasks = sorted(t for t in TASKS if not (n <= 4 and t == SMALL_GAME_REMOVED))
+    tasks = [t for t in available(TASKS, expansion)
+             if not (n <= 4 and t == SMALL_GAME_REMOVED) and t != EVACUATION_FAILURE]
     g.task_deck = chance.shuffle(tasks)
-    g.event_deck = chance.shuffle(sorted(EVENTS))
+    events = available(EVENTS, expansion)
+    if "expensive_voting" in setup.variants:  # Vote Tampering would repeat it (facts §6a)
+        events = [e for e in events if e != "vote_tampering"]
+    g.event_deck = chance.shuffle(events)
     # RB setup 15: "The player to the left of the Commander will be the start player": the
     # board marks them from now, while the commander still places the first event.
     g.active = g.left_of(g.commander)
@@ -134,3 +155,13 @@ def build(setup: Setup, ctx: Ctx) -> Game:
     return g
 
 
+
+
+def fatigue_pool(characters: list, chance) -> list:
+    """Shadow Corporation: a token for each character in play that has one, padded to six
+    with tokens of characters not in play (ESOG Setup: "If necessary, add any additional
+    fatigue tokens so that the pool has a total of 6 tokens")."""
+    own = [c for c in characters if CHARACTERS[c].has_fatigue_token]
+    spare = [c for c in available(CHARACTERS, True)
+             if CHARACTERS[c].has_fatigue_token and c not in own]
+    return sorted(own + chance.shuffle(spare)[:max(0, FATIGUE_POOL - len(own))])

@@ -18,10 +18,11 @@ class Seat:
     die_tokens: int = 0
     quarantined: bool = False
     revealed: bool = False
+    amputated: bool = False   # Shadow Corporation: a permanent -1 die limit, one per player
 
     def clone(self) -> "Seat":
         return Seat(self.name, self.character, self.status, self.dice.copy(), self.rolled[:],
-                    self.die_tokens, self.quarantined, self.revealed)
+                    self.die_tokens, self.quarantined, self.revealed, self.amputated)
 
     @property
     def infected(self) -> bool:
@@ -80,17 +81,18 @@ class TaskInPlay:
     participation: dict = field(default_factory=dict)  # seat -> "in" | "out"
     submitted: list = field(default_factory=list)      # public: (seat, face)
     success: bool | None = None
+    corporation: list = field(default_factory=list)    # public: submitted corporation faces
 
     def clone(self) -> "TaskInPlay":
         return TaskInPlay(self.card, self.kind, self.type, self.difficulty, self.consequence,
                           self.success_total, self.order[:], self.participation.copy(),
-                          self.submitted[:], self.success)
+                          self.submitted[:], self.success, self.corporation[:])
 
 
 @dataclass(slots=True)
 class Outcome:
     winner: str          # "uninfected" or "infected"
-    condition: str       # shield, outpost, fatigue, final_event, codes
+    condition: str       # shield, outpost, fatigue, final_event, codes; evacuated, infected_aboard
 
     def clone(self) -> "Outcome":
         return Outcome(self.winner, self.condition)
@@ -134,6 +136,13 @@ class Game:
     pending: Pending | None = None
     outcome: Outcome | None = None
     state_id: int = 0
+    # --- Shadow Corporation (all unused in a base game) ---
+    corporation: list = field(default_factory=list)  # the active seat's private roll: faces
+    evacuation: int | None = None   # the evacuation cube; None: not in play, or recalled
+    clearances: list = field(default_factory=list)   # seats cleared, in the order cleared
+    refuelled: bool = False         # the first full round is over: take-off is possible
+    extra_cubes: int = 0            # Risk Assessment: the current event needs this many more
+    lincoln_used: bool = False
 
     def clone(self) -> "Game":
         """A copy sharing no mutable object with this one (strings, numbers, tuples and the
@@ -152,7 +161,9 @@ class Game:
             self.commander, self.active, self.turn, self.luba_reroll_used,
             None if self.last_vote is None else _copied(self.last_vote),
             [f.clone() for f in self.stack], None if pending is None else pending.clone(),
-            None if outcome is None else outcome.clone(), self.state_id)
+            None if outcome is None else outcome.clone(), self.state_id,
+            self.corporation[:], self.evacuation, self.clearances[:], self.refuelled,
+            self.extra_cubes, self.lincoln_used)
 
     # --- derived facts the rules ask often ---
 
@@ -176,9 +187,10 @@ class Game:
 
     def die_limit(self, seat: int) -> int:
         s = self.seats[seat]
-        if s.revealed:
-            return REVEALED_DIE_LIMIT
-        limit = BASE_DIE_LIMIT + s.die_tokens - (QUARANTINE_PENALTY if s.quarantined else 0)
+        if s.revealed:  # an amputation stays after a reveal (ESOG Vote for amputation)
+            return REVEALED_DIE_LIMIT - s.amputated
+        limit = (BASE_DIE_LIMIT + s.die_tokens - s.amputated
+                 - (QUARANTINE_PENALTY if s.quarantined else 0))
         return max(1, limit)  # "Players always have access to at least one die" (RB Quarantine)
 
     def ability(self, seat: int, character: str) -> bool:
@@ -187,6 +199,10 @@ class Game:
 
     def all_infected_revealed(self) -> bool:
         return all(s.revealed for s in self.seats if s.infected)
+
+    def evacuating(self) -> bool:
+        """Shadow Corporation's evacuation is on: not recalled by the Evacuation Failure."""
+        return self.evacuation is not None
 
     def current_event_is(self, event_id: str) -> bool:
         return (self.final_event if self.final_active else self.event) == event_id

@@ -1,8 +1,9 @@
 """A turn: retrieve dice, one action, a task, then whatever the task sets off."""
 from __future__ import annotations
 
-from .data import (BLOCKED_BY, COMPLICATION, FATIGUE, OUTPOST, REPAIR_RETRIEVERS, SHIELD,
-                   SUSPICION_START, SUSPICION_VOTE, TASKS, WEAK)
+from .data import (BLOCKED_BY, COMPLICATION, FATIGUE, OUTPOST, RECALL,
+                   REPAIR_RETRIEVERS, SHADOW_CORPORATION, SHIELD, SUSPICION_START,
+                   SUSPICION_VOTE, TASKS, WEAK)
 from .damage import remove_token, token_options
 from .dice import roll, roll_choice_options, spent_to_pool, submit, submit_options
 from .engine import Ctx, answer, ask, push, registrar, step
@@ -22,6 +23,9 @@ action, on_submitted = registrar(ACTIONS), registrar(SUBMITTED)
 def turn_start(g: Game, ctx: Ctx, seat: int) -> None:
     g.active, g.turn, g.luba_reroll_used = seat, g.turn + 1, False
     ctx.fact("turn", seat=seat, turn=g.turn)
+    if g.has(SHADOW_CORPORATION):
+        from .shadow import refuel  # shadow.py registers actions here: imported when used
+        refuel(g, ctx)
     need = g.die_limit(seat) - g.seats[seat].held
     push(g, ("retrieve", {"seat": seat, "want": max(0, need), "exact": True, "reason": "turn"}),
          ("action_phase", {"seat": seat, "ordered": False}),
@@ -47,6 +51,9 @@ def normal_action_options(g: Game, seat: int, ordered: bool):
         offer(("repair", area), REPAIR_ACTION[area], reason)
     for target in g.players_in_game():
         offer(("vote", target), "vote")
+    if g.has(SHADOW_CORPORATION):
+        from .shadow import shadow_action_options
+        shadow_action_options(g, seat, offer)
     offer(("lone_wolf",), "lone_wolf", "quarantined" if s.quarantined
           else "needs_two_dice" if s.all_dice < 2 else None)
     for target in g.players_in_game():
@@ -224,13 +231,23 @@ def order_response(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> N
 
 # --- the task ---
 
-def draw_task(g: Game, ctx: Ctx) -> str:
-    if not g.task_deck:
-        # Reshuffle the face-down discards without showing them (RB Choose a task card).
-        g.task_deck = ctx.chance.shuffle(sorted(g.task_discard))
-        g.task_discard = []
-        ctx.fact("task_deck_reshuffled", size=len(g.task_deck))
-    return g.task_deck.pop()
+def draw_task(g: Game, ctx: Ctx, seat: int) -> str | None:
+    """The top task card; None when the deck and the discards are both empty (only the
+    Evacuation Failure card, drawn and gone, can leave them so)."""
+    while True:
+        if not g.task_deck:
+            # Reshuffle the face-down discards without showing them (RB Choose a task card).
+            g.task_deck = ctx.chance.shuffle(sorted(g.task_discard))
+            g.task_discard = []
+            ctx.fact("task_deck_reshuffled", size=len(g.task_deck))
+            if not g.task_deck:
+                return None
+        card = g.task_deck.pop()
+        if TASKS[card].kind != RECALL:
+            return card
+        # Revealed at once, and the drawer draws another (facts §8b.5), Interference too.
+        from .shadow import recall
+        recall(g, ctx, seat)
 
 
 @step("task_phase")
@@ -242,7 +259,7 @@ def task_phase(g: Game, ctx: Ctx) -> None:
                  seat=seat)
         return
     n = 3 if g.ability(seat, "chaya") else 2
-    g.task_drawn = [draw_task(g, ctx) for _ in range(n)]
+    g.task_drawn = [c for c in (draw_task(g, ctx, seat) for _ in range(n)) if c]
     ctx.fact("tasks_drawn", to=[seat], seat=seat, cards=list(g.task_drawn))
     ask(g, ctx, "task", {seat: [("task", c) for c in g.task_drawn]}, {})
 
@@ -267,6 +284,9 @@ def after_task(g: Game, ctx: Ctx) -> None:
     g.task_discard.append(g.task.card)
     ctx.fact("task_result", card=g.task.card, success=bool(g.task.success))
     steps = []
+    if g.task.success and g.current_event_is("explosions"):
+        # After each successful task the active player loses an arm (facts §6b, §8 q8).
+        steps.append(("explosion", {"seat": g.active}))
     if g.task.success:
         if g.current_event_is("jerry_rig_shields"):
             steps.append(("shield_test", {}))
@@ -278,14 +298,29 @@ def after_task(g: Game, ctx: Ctx) -> None:
 
 @step("suspicion")
 def suspicion(g: Game, ctx: Ctx, card: str) -> None:
-    if not TASKS[card].suspicious or g.suspicion is None:
-        return
-    g.suspicion += 1
-    ctx.fact("suspicion", position=g.suspicion)
-    if g.suspicion >= SUSPICION_VOTE:
+    due = advance_suspicion(g, ctx, card)
+    evacuate = False
+    if g.has(SHADOW_CORPORATION):
+        from .shadow import advance_evacuation
+        evacuate = advance_evacuation(g, ctx, card)
+    if due and evacuate:
+        # Both forced votes on one turn: the active player picks the order (ESOG).
+        ask(g, ctx, "vote_order", {g.active: [("suspicion",), ("evacuation",)]}, {})
+    elif due:
         # A forced vote even if Research Lab is out (RB Hold a vote).
         push(g, ("ask_vote_target", {"seat": g.active, "purpose": "suspicion"}),
              ("reset_suspicion", {}))
+    elif evacuate:
+        push(g, ("forced_evacuation_vote", {"seat": g.active}))
+
+
+def advance_suspicion(g: Game, ctx: Ctx, card: str) -> bool:
+    """A SUSPICIOUS ACTIVITY task moves the cube; True when it reaches the vote."""
+    if not TASKS[card].suspicious or g.suspicion is None:
+        return False
+    g.suspicion += 1
+    ctx.fact("suspicion", position=g.suspicion)
+    return g.suspicion >= SUSPICION_VOTE
 
 
 @step("reset_suspicion")

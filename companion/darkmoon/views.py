@@ -2,13 +2,15 @@
 removing secrets from the whole state. After the game, everything is shown to everyone."""
 from __future__ import annotations
 
-from .data import BLOCKED_BY, EVENTS, FINAL_EVENTS, TASKS
+from .data import (BLOCKED_BY, CLEARANCE_SEATS, EVACUATION_VOTE, EVENTS, FINAL_EVENTS,
+                   SHADOW_CORPORATION, TASKS)
 from .state import Game
 
 # Failure condition by shield tokens on the track (facts §2).
 FAILURE_CONDITION = {0: None, 1: None, 2: "-1", 3: "any+", 4: "-2", 5: "any-", 6: "breached"}
 # Decision details a seat may see about its own decision; anything else stays in the state.
-SAFE_DATA = ("reason", "purpose", "card", "target", "by", "area", "ordered", "drawn")
+SAFE_DATA = ("reason", "purpose", "card", "target", "by", "area", "ordered", "drawn", "kind",
+             "most", "left")
 
 
 def public_view(g: Game) -> dict:
@@ -30,11 +32,12 @@ def public_view(g: Game) -> dict:
         "fatigue": {"tokens": sorted(g.fatigue_board),
                     "fatigued_seats": [i for i in range(g.players) if g.fatigued(i)]},
         "sabotage": g.sabotage,
-        "event": ({"card": g.event, "cubes": g.event_cubes, "needed": EVENTS[g.event].cubes}
-                  if g.event else None),
+        "event": ({"card": g.event, "cubes": g.event_cubes,
+                   "needed": EVENTS[g.event].cubes + g.extra_cubes} if g.event else None),
         "completed_events": list(g.completed_events),
         "final_event": {"card": g.final_event, "cubes": g.final_cubes,
-                        "needed": FINAL_EVENTS[g.final_event].cubes,
+                        "needed": FINAL_EVENTS[g.final_event].cubes
+                        + (g.extra_cubes if g.final_active else 0),
                         "active": g.final_active},
         "suspicion": g.suspicion,
         "pool": dict(g.pool),
@@ -48,6 +51,12 @@ def public_view(g: Game) -> dict:
         "outcome": ({"winner": g.outcome.winner, "condition": g.outcome.condition}
                     if over else None),
     }
+    if g.has(SHADOW_CORPORATION):
+        view["evacuation"] = {"track": g.evacuation, "vote_at": EVACUATION_VOTE,
+                              "cleared": list(g.clearances),
+                              "seats": CLEARANCE_SEATS[g.players],
+                              "ready": g.refuelled, "recalled": g.evacuation is None,
+                              "lincoln_used": g.lincoln_used}
     if over:
         view["revealed_after_game"] = {
             "task_deck": list(reversed(g.task_deck)), "task_discard": list(g.task_discard),
@@ -65,14 +74,15 @@ def task_view(g: Game) -> dict | None:
             "suspicious": TASKS[t.card].suspicious, "bonus": TASKS[t.card].bonus,
             "order": list(t.order), "participation": {str(k): v for k, v in
                                                       t.participation.items()},
-            "submitted": [[seat, face] for seat, face in t.submitted], "success": t.success}
+            "submitted": [[seat, face] for seat, face in t.submitted], "success": t.success,
+            "corporation": list(t.corporation), "evacuate": TASKS[t.card].evacuate}
 
 
 def seat_public(g: Game, i: int, over: bool) -> dict:
     s = g.seats[i]
     view = {"seat": i, "name": s.name, "character": s.character,
             "fatigued": g.fatigued(i), "quarantined": s.quarantined, "revealed": s.revealed,
-            "die_limit": g.die_limit(i), "die_tokens": s.die_tokens,
+            "die_limit": g.die_limit(i), "die_tokens": s.die_tokens, "amputated": s.amputated,
             "commander": i == g.commander, "active": i == g.active,
             "status": s.status if (s.revealed or over) else None}
     if over:
@@ -88,8 +98,9 @@ def waiting_view(g: Game) -> dict | None:
     if p.simultaneous:
         view["chosen"] = sorted(p.answers)  # who has chosen, never what
         view["voters"] = sorted(p.options)
-    if p.kind == "vote":
+    if p.kind in ("vote", "lincoln"):
         view["target"] = p.data["target"]
+        view["vote_kind"] = p.data.get("kind", "quarantine")
     return view
 
 
@@ -112,6 +123,8 @@ def you_view(g: Game, seat: int) -> dict:
         "die_limit": g.die_limit(seat),
         "tasks_in_hand": list(g.task_drawn) if own_pending(g, seat, "task") else [],
         "events_in_hand": list(g.event_drawn) if own_pending(g, seat, "event") else [],
+        # Shadow Corporation: the corporation dice this seat rolled and has yet to submit.
+        "corporation": list(g.corporation) if own_pending(g, seat, "corporation") else [],
         "decision": decision_view(g, seat),
         # Telepathic Infected: the Infected opened their eyes together at setup.
         "infected_team": ([i for i, o in enumerate(g.seats) if o.infected]

@@ -7,6 +7,12 @@ from .engine import Ctx, answer, ask, push, step
 from .state import Game
 
 QUARANTINE, FREE = "quarantine", "free"
+# Each kind of vote (Shadow Corporation adds three): what a majority of red weak dice
+# decides, then what a majority of black strong dice decides (ESOG Call a vote).
+RESULTS = {QUARANTINE: (QUARANTINE, FREE), "amputation": ("amputate", "spare"),
+           "clearance": ("deny", "clear"), "takeoff": ("stay", "take_off")}
+# Results of the expansion's votes: filled in by shadow.py, (g, ctx, target, result) -> None.
+SETTLE: dict = {}
 
 
 def ballot_options(g: Game, seat: int) -> list[tuple]:
@@ -16,11 +22,49 @@ def ballot_options(g: Game, seat: int) -> list[tuple]:
 
 
 @step("vote")
-def vote(g: Game, ctx: Ctx, target: int, caller: int | None) -> None:
-    ctx.fact("vote_called", target=target, caller=caller)
+def vote(g: Game, ctx: Ctx, target: int | None, caller: int | None,
+         kind: str = QUARANTINE) -> None:
+    # A quarantine vote's facts and data keep the base game's shape; the others say their kind.
+    if kind == QUARANTINE:
+        named = {}
+        ctx.fact("vote_called", target=target, caller=caller)
+    else:
+        named = {"kind": kind}
+        ctx.fact("vote_called", target=target, caller=caller, kind=kind)
+    if kind == "clearance" and lincoln_decides(g) is not None:
+        seat = lincoln_decides(g)
+        ask(g, ctx, "lincoln", {seat: [("decide", "clear"), ("decide", "deny"), ("count",)]},
+            {"target": target, "caller": caller, "kind": kind})
+        return
+    ballots(g, ctx, {"target": target, "caller": caller, **named})
+
+
+def lincoln_decides(g: Game) -> int | None:
+    """The seat of a Lincoln who may still decide a clearance vote himself (facts §4)."""
+    if g.lincoln_used:
+        return None
+    return next((i for i, s in enumerate(g.seats) if g.ability(i, "lincoln")), None)
+
+
+@answer("lincoln")
+def lincoln(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
+    if option == ("count",):
+        ballots(g, ctx, data)
+        return
+    g.lincoln_used = True
+    ctx.fact("lincoln_decided", seat=seat, target=data["target"], result=option[1])
+    settle(g, ctx, data["target"], data["caller"], option[1], data["kind"])
+
+
+def ballots(g: Game, ctx: Ctx, data: dict) -> None:
     voters = g.players_in_game()  # revealed Infected no longer vote (RB)
-    ask(g, ctx, "vote", {v: ballot_options(g, v) for v in voters},
-        {"target": target, "caller": caller}, simultaneous=True)
+    ask(g, ctx, "vote", {v: ballot_options(g, v) for v in voters}, data, simultaneous=True)
+
+
+def spends_ballots(g: Game) -> bool:
+    """Expensive Voting (every kind of vote, facts §8b.9) and Vote Tampering send the dice
+    shown to the pool."""
+    return g.has("expensive_voting") or g.current_event_is("vote_tampering")
 
 
 @answer("vote")
@@ -28,27 +72,38 @@ def count_ballots(g: Game, ctx: Ctx, ballots: dict, data: dict) -> None:
     shown = {seat: option[0] for seat, option in sorted(ballots.items())}
     strong = sum(1 for c in shown.values() if c == STRONG)
     weak = sum(1 for c in shown.values() if c == WEAK)
-    ctx.fact("vote_revealed", target=data["target"], ballots=shown,
-             release=strong, quarantine=weak)
-    if g.has("expensive_voting"):
+    kind = data.get("kind", QUARANTINE)
+    if kind == QUARANTINE:
+        ctx.fact("vote_revealed", target=data["target"], ballots=shown,
+                 release=strong, quarantine=weak)
+    else:
+        ctx.fact("vote_revealed", target=data["target"], ballots=shown, kind=kind,
+                 strong=strong, weak=weak)
+    if spends_ballots(g):
         for seat, colour in shown.items():
             if colour in (STRONG, WEAK):
                 move_to_pool(g, seat, colour, 1)
+    on_weak, on_strong = RESULTS[kind]
     if strong == weak:
-        ask(g, ctx, "tie_break", {g.commander: [(QUARANTINE,), (FREE,)]}, data)
+        ask(g, ctx, "tie_break", {g.commander: [(on_weak,), (on_strong,)]}, data)
     else:
-        settle(g, ctx, data["target"], data["caller"], QUARANTINE if weak > strong else FREE)
+        settle(g, ctx, data["target"], data["caller"], on_weak if weak > strong else on_strong,
+               kind)
 
 
 @answer("tie_break")
 def tie_break(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     ctx.fact("tie_broken", seat=seat, result=option[0])
-    settle(g, ctx, data["target"], data["caller"], option[0])
+    settle(g, ctx, data["target"], data["caller"], option[0], data.get("kind", QUARANTINE))
 
 
-def settle(g: Game, ctx: Ctx, target: int, caller: int | None, result: str) -> None:
+def settle(g: Game, ctx: Ctx, target: int | None, caller: int | None, result: str,
+           kind: str = QUARANTINE) -> None:
     g.last_vote = {"target": target, "result": result}
     ctx.fact("vote_result", target=target, result=result)
+    if kind != QUARANTINE:
+        SETTLE[kind](g, ctx, target, result)
+        return
     quarantined = g.seats[target].quarantined
     if result == QUARANTINE and not quarantined:
         quarantine(g, ctx, target, caller)
@@ -59,6 +114,7 @@ def settle(g: Game, ctx: Ctx, target: int, caller: int | None, result: str) -> N
 def quarantine(g: Game, ctx: Ctx, target: int, caller: int | None) -> None:
     g.seats[target].quarantined = True
     ctx.fact("quarantined", seat=target)
+    unclear(g, ctx, target, "quarantined")
     if target == g.commander:
         # The card goes to the caller, unless the caller is quarantined or is the commander
         # (RB Changing commanders); then to the first free player on the left.
@@ -106,6 +162,15 @@ def ask_vote_target(g: Game, ctx: Ctx, seat: int, purpose: str) -> None:
 
 @answer("vote_target")
 def vote_target(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
-    push(g, ("vote", {"target": option[1], "caller": seat}))
+    kind = {"kind": data["kind"]} if "kind" in data else {}  # Shadow Corporation's cards
+    push(g, ("vote", {"target": option[1], "caller": seat, **kind}))
 
 
+
+
+def unclear(g: Game, ctx: Ctx, seat: int, reason: str) -> None:
+    """A quarantined or revealed player's clearance token goes back to the pool (ESOG Vote
+    for clearance; facts §8b.6)."""
+    if seat in g.clearances:
+        g.clearances.remove(seat)
+        ctx.fact("clearance_lost", seat=seat, reason=reason)

@@ -43,13 +43,17 @@ VARIANT = {
     "event_cube": lambda f: "final" if f.get("final") else "",
     "corrected": lambda f: f["what"] + ("." + f["to_value"][-1]
                                         if f["what"] in ("outpost", "fatigue", "quarantine",
-                                                         "completed")
+                                                         "completed", "clearance", "amputation")
                                         else ".none" if f["to_value"] == ["none"] else ""),
     "game_set_up": lambda f: "variants" if f.get("variants") else "",
     "tokens_drawn": lambda f: f["kind"],
     "demoralize": lambda f: "" if f["swapped"] else "none",
     "demoralized": lambda f: "" if f["swapped"] else "none",
     "ruled": lambda f: f["rule"],
+    "vote_called": lambda f: f.get("kind", ""),
+    "vote_revealed": lambda f: f.get("kind", ""),
+    "lincoln_decided": lambda f: f["result"],
+    "infection_power": lambda f: "clearance" if f["kind"] == "infected_clearance" else "",
 }
 
 
@@ -84,7 +88,7 @@ def extra_values(w: Words, f: dict) -> dict:
             extra["token"] = w.token(value[0])
         elif f["what"] == "sabotage" and value[0] != "none":
             extra["area"] = w(f"game.area.{value[0]}")
-        elif f["what"] in ("commander", "quarantine", "die_tokens"):
+        elif f["what"] in ("commander", "quarantine", "die_tokens", "clearance", "amputation"):
             extra["seat"] = w.seat(value[0])
             extra["value"] = signed(value[-1]) if f["what"] == "die_tokens" else value[-1]
         elif f["what"] == "lost_dice":
@@ -95,6 +99,8 @@ def extra_values(w: Words, f: dict) -> dict:
         extra["task"] = w.task(f["card"])
     elif k == "malfunction_result":
         extra["short"] = f["difficulty"] - f["total"]
+    if "faces" in f:  # Shadow Corporation's corporation dice
+        extra["faces"] = w.dice([("corporation", face) for face in f["faces"]])
     return extra
 
 

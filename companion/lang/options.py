@@ -8,9 +8,14 @@ from .words import Words, signed
 # Decisions whose options are one word each: the label is game.option.<decision>.<word>.
 ONE_WORD = ("continue", "participation", "malfunction_type", "order_of_effects",
             "damage_kind", "second_power", "tie_break", "order_response", "agree",
-            "compromise_kind", "resupply", "system_reboot", "vote", "action")
+            "compromise_kind", "resupply", "system_reboot", "vote", "action", "vote_order")
 # Decisions that name a player with ["player", SEAT] or ["target", SEAT].
-PLAYER = ("choose_player", "blood_testing", "pass_command", "vote_target")
+PLAYER = ("choose_player", "blood_testing", "pass_command", "vote_target", "grant_clearance",
+          "accident")
+# Decisions whose options are [WORD, SEAT] or [WORD]: game.option.<decision>.<word>.
+WORD_AND_PLAYER = ("evacuation_vote", "trial", "clearance_power", "lincoln")
+# Actions that name the player they are about.
+ON_A_PLAYER = ("vote", "order", "amputate", "clearance")
 # Token options: [kind] for a shield token, [kind, TOKEN] for a named one.
 TOKEN = ("bonus", "remove_token", "power_token")
 
@@ -31,6 +36,15 @@ def option_label(w: Words, decision: str, option: list, you: dict | None = None,
         return w(f"game.option.{decision}" + ("" if n else ".none"), dice=w.counts(*rest))
     if decision == "submit":
         return submit_label(w, option, you.get("rolled") or [])
+    if decision == "corporation":
+        return corporation_label(w, option, you.get("corporation") or [])
+    if decision in WORD_AND_PLAYER:
+        # Lincoln's options name the vote's target; the others their own player.
+        target = rest[-1] if rest and isinstance(rest[-1], int) else data.get("target")
+        word = rest[0] if decision == "lincoln" and rest else head
+        return w(f"game.option.{decision}.{word}", target=w.seat(target))
+    if decision == "vote" and data.get("kind"):
+        return w(f"game.option.vote.{data['kind']}.{head}")
     if decision in PLAYER:
         return player_label(w, decision, rest[0])
     if decision in TOKEN:
@@ -38,7 +52,7 @@ def option_label(w: Words, decision: str, option: list, you: dict | None = None,
     if decision == "interference":
         return interference_label(w, list(rest), data.get("drawn") or [])
     if decision == "action" and rest:
-        values = {"target": w.seat(rest[0])} if head in ("vote", "order") else {}
+        values = {"target": w.seat(rest[0])} if head in ON_A_PLAYER else {}
         return w(f"game.option.action.{head}.{rest[0]}" if head in ("repair", "sabotage")
                  else f"game.option.action.{head}", **values)
     if decision in ONE_WORD:
@@ -56,6 +70,16 @@ def submit_label(w: Words, option: list, rolled: list) -> str:
     if len(chosen) == 1:
         return w("game.option.submit.one", dice=dice)
     return w("game.option.submit.many", dice=dice,
+             total=signed(sum(face for _, face in chosen)))
+
+
+def corporation_label(w: Words, option: list, faces: list) -> str:
+    chosen = [("corporation", faces[i]) for i in option[1:] if i < len(faces)]
+    if len(chosen) != len(option) - 1:  # a view without the roll (should not happen)
+        return w("game.option.submit.blind", n=len(option) - 1)
+    if len(chosen) == 1:
+        return w("game.option.corporation.one", dice=w.dice(chosen))
+    return w("game.option.corporation.many", dice=w.dice(chosen),
              total=signed(sum(face for _, face in chosen)))
 
 
@@ -110,7 +134,9 @@ def question(w: Words, decision: dict | None) -> str:
                  else "game.question.chosen")
     values = w.values(data)
     values.setdefault("active", w.seat(w.view.get("active")))
-    detail = data.get("reason") or data.get("purpose") or data.get("card")
+    detail = data.get("reason") or data.get("purpose") or data.get("card") or data.get("kind")
+    if kind == "corporation" and data.get("most", 1) > 1:
+        detail = "raid"
     if kind == "agree":
         detail = "act_of_trust" if str(detail).startswith("act_of_trust") else detail
     keys = ([f"game.question.{kind}.{detail}"] if detail else []) + [f"game.question.{kind}"]
@@ -127,7 +153,9 @@ def banner(w: Words, view: dict) -> str:
         return ""
     kind = waiting["decision"]
     if kind == "vote":
-        return w("game.banner.vote", target=w.seat(waiting.get("target")),
+        vote = waiting.get("vote_kind", "quarantine")
+        return w("game.banner.vote" + ("" if vote == "quarantine" else f".{vote}"),
+                 target=w.seat(waiting.get("target")),
                  chosen=len(waiting.get("chosen") or []),
                  voters=len(waiting.get("voters") or []))
     return w(f"game.waiting.{kind}", seat=w.join(w.seat(s) for s in waiting["seats"]))

@@ -83,8 +83,10 @@ class Words:
         if t.kind == MALFUNCTION:
             name = self("game.task.malfunction_label", name=name,
                         difficulty=self.difficulty(card), consequence=t.consequence)
-        flags = [self(f"game.task.flag.{f}") for f in ("suspicious", "bonus")
-                 if getattr(t, f)]
+        # EVACUATE means something only in a Shadow Corporation game.
+        shadow = "evacuation" in self.view
+        flags = [self(f"game.task.flag.{f}") for f in ("suspicious", "bonus", "evacuate")
+                 if getattr(t, f) and (f != "evacuate" or shadow)]
         return self("game.task.flagged", task=name, flags=", ".join(flags)) if flags else name
 
     def token(self, token: str) -> str:

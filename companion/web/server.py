@@ -19,7 +19,7 @@ from aiohttp import web
 
 from ..darkmoon import RulesError
 from ..darkmoon.data import (CHARACTERS, EVENTS, FACES, FATIGUE_TOKENS, FINAL_EVENTS,
-                             OUTPOST_TOKENS, VARIANTS)
+                             OUTPOST_TOKENS, SHADOW_CORPORATION, VARIANTS)
 from ..joining import table_seats
 from ..lang import LANGS, catalogue
 from ..replay import summary
@@ -145,12 +145,22 @@ async def lang_file(request: web.Request) -> web.Response:
     return web.json_response(catalogue(lang))
 
 
+def base(table: dict) -> list[str]:
+    return [k for k, v in table.items() if not v.expansion]
+
+
 async def choices(request: web.Request) -> web.Response:
     """What the host's new-game form offers (public facts of the game)."""
-    return web.json_response({"characters": list(CHARACTERS), "final_events": list(FINAL_EVENTS),
+    # The base game's cards, and apart those the Shadow Corporation expansion adds: the
+    # form offers them once the host ticks the expansion.
+    expansion = {"id": SHADOW_CORPORATION,
+                 "characters": [k for k in CHARACTERS if k not in base(CHARACTERS)],
+                 "final_events": [k for k in FINAL_EVENTS if k not in base(FINAL_EVENTS)]}
+    return web.json_response({"characters": base(CHARACTERS), "expansion": expansion,
+                              "final_events": base(FINAL_EVENTS),
                               "variants": list(VARIANTS), "langs": list(LANGS),
                               "players": [3, 7], "outpost_tokens": list(OUTPOST_TOKENS),
-                              "fatigue_tokens": list(FATIGUE_TOKENS), "events": list(EVENTS),
+                              "fatigue_tokens": list(FATIGUE_TOKENS), "events": base(EVENTS),
                               "faces": {colour: list(f) for colour, f in FACES.items()}})
 
 

@@ -65,6 +65,9 @@ class Table:
         g.commander = commander
         g.seats[commander].dice[COMMANDER] = 1
         g.active = commander
+        if g.has("shadow_corporation"):  # the evacuation boards as set up, nobody cleared
+            g.outpost_pile.append("evac_ship")
+            g.evacuation, g.clearances, g.refuelled, g.corporation = 1, [], False, []
         self.balance_pool()
 
     # --- setting the board ---

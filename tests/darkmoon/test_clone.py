@@ -81,7 +81,8 @@ def check_clone(g: Game) -> None:
 
 @pytest.mark.parametrize("players,variants,choose,seed", [
     (3, (), bot_choice, 1), (5, VARIANTS, helpful_choice, 2), (7, VARIANTS, bot_choice, 3),
-    (6, ("deadly_events", "safe_orders"), helpful_choice, 4)])
+    (6, ("deadly_events", "safe_orders"), helpful_choice, 4),
+    (5, ("shadow_corporation",), bot_choice, 5), (7, ("shadow_corporation",), helpful_choice, 6)])
 def test_every_state_of_a_game_clones_equal_and_unshared(players, variants, choose, seed):
     setup = Setup(tuple(f"P{i}" for i in range(players)), variants=variants)
     played = play_game(setup, seed, after_each=lambda g, _event: check_clone(g), choose=choose)
@@ -108,6 +109,7 @@ def everything_set() -> Game:
         play(g, seat, command, Ctx(Chance(rng=rng)))
     seat = g.seats[1]
     seat.rolled, seat.die_tokens, seat.quarantined, seat.revealed = [("strong", 3)], 1, True, True
+    seat.amputated = True
     g.lost = {colour: 1 for colour in g.lost}
     g.shield_tokens, g.sabotage, g.event_cubes, g.final_cubes = 1, "sabotage_card", 2, 1
     g.event = "event_b"
@@ -117,7 +119,10 @@ def everything_set() -> Game:
     g.final_active, g.suspicion, g.luba_reroll_used = True, None, True
     g.commander, g.active, g.turn, g.last_vote = 2, 3, 4, {"result": "quarantine", "seat": 1}
     g.task = TaskInPlay("task_c", "task", "repair", 4, 2, 3, [0, 1], {0: "in", 1: "out"},
-                        [(0, 3)], True)
+                        [(0, 3)], True, [-2])
+    # Shadow Corporation's fields
+    g.corporation, g.evacuation, g.clearances = [-1, 0], 3, [4]
+    g.refuelled, g.extra_cubes, g.lincoln_used = True, 1, True
     g.stack = [Frame("step_a", {"seats": [1, 2], "by": {"x": [3]}, "n": 1})]
     g.pending = Pending("vote", {0: [("strong",)], 1: [("weak",)]},
                         {"ordered": True, "counts": {"a": 1}, "names": ["b"]},

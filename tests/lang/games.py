@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.darkmoon import Setup, public_view, seat_view, start, visible_facts
 from companion.darkmoon.api import apply_event
-from companion.darkmoon.data import MIN_PLAYERS_FOR, VARIANTS
+from companion.darkmoon.data import MIN_PLAYERS_FOR, SHADOW_CORPORATION, VARIANTS
 from companion.simulate import bot_choice, helpful_choice, play_game
 from companion.table import LOG_LENGTH
 
@@ -52,6 +52,8 @@ def setup_for(players: int, seed: int) -> Setup:
     chosen = set(rng.sample(VARIANTS, rng.randint(0, 3)))
     if seed % 3 == 0:  # the Infected's private team fact needs this variant now and then
         chosen.add("telepathic_infected")
+    if seed % 2 == 1:  # Shadow Corporation in every other game (issue 13)
+        chosen.add(SHADOW_CORPORATION)
     variants = tuple(sorted(v for v in chosen if players >= MIN_PLAYERS_FOR.get(v, 0)))
     names = ("Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus")[:players]
     return Setup(names, variants=variants)

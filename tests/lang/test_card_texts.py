@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.darkmoon.data import (CHARACTERS, EVENTS, FINAL_EVENTS, INFECTED_CARDS,
+                                     INFECTED_CLEARANCE,
                                      MALFUNCTION, TASKS, UNINFECTED)
 from companion.lang import LANGS, catalogue
 from companion.lang.facts import describe
@@ -34,7 +35,8 @@ def text_key(kind: str, ident: str) -> str:
 
 
 CARDS = ([("event", e) for e in EVENTS] + [("final", f) for f in FINAL_EVENTS]
-         + [("task", t) for t in TASKS] + [("status", s) for s in (UNINFECTED,) + INFECTED_CARDS]
+         + [("task", t) for t in TASKS]
+         + [("status", s) for s in (UNINFECTED,) + INFECTED_CARDS + (INFECTED_CLEARANCE,)]
          + [("character", c) for c in CHARACTERS])
 
 

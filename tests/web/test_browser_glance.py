@@ -362,6 +362,15 @@ async def test_an_infected_and_an_uninfected_phone_look_the_same_through_a_game(
     assert a.errors == b.errors == []
 
 
+async def test_the_glance_test_holds_with_shadow_corporation(twins):
+    """Issue 13: the corporation dice are rolled by whoever is active, whatever their card,
+    and the new votes and tracks are public: still nothing to a glance."""
+    a, b, observed = await twins(NAMES[:5], ["shadow_corporation"], seed=3)
+    seen = await play(a, b, observed, seed=3)
+    assert {"action", "vote", "corporation"} <= seen["kinds"], seen
+    assert a.errors == b.errors == []
+
+
 async def test_the_reveal_is_one_gesture_that_looks_the_same_for_both(twins):
     """Five seats, Telepathic Infected and Safe Orders: the observed seat is ordered (its
     reveal greyed, the same on both), then on its own turn the gesture reveals the Infected."""

@@ -254,3 +254,33 @@ async def test_the_host_saves_the_whole_game_record_only_once_the_game_is_over(s
         refused = await page.request.get(record)
         assert refused.status == 403 and "status" not in await refused.text()
     assert phones.errors == []
+
+
+async def test_the_host_ticks_shadow_corporation_and_its_cards_appear(served, browser):
+    """Issue 13: "the host ticks 'Shadow Corporation' on the new-game page": its characters
+    and final events are offered only then, and the game is dealt with the expansion."""
+    room = served.room
+    phones = Phones(browser, served.base)
+    host = await phones.open(f"/h/{room.host_token}")
+    await host.wait_for_selector("#setup #create")
+    options = "[name=character-0] option"
+    assert "serene" not in await host.locator(options).evaluate_all(
+        "(os) => os.map((o) => o.value)")
+    await host.select_option("#players", "3")
+    for i, name in enumerate(["Ana", "Ben", "Cai"]):
+        await host.fill(f"[name=name-{i}]", name)
+    await host.check("#expansion")
+    await host.select_option("[name=character-0]", "serene")
+    await host.select_option("[name=final_event]", "toxic_gas")
+    assert await host.input_value("[name=name-1]") == "Ben"  # typing survives the tick
+    await host.click("#create")
+    await host.wait_for_selector("ul.join li[data-seat='2']")
+    setup = room.lobby["setup"]
+    assert setup["variants"] == ["shadow_corporation"] and setup["characters"][0] == "serene"
+    assert setup["final_event"] == "toxic_gas"
+    # Unticked again, the expansion's cards leave the form: a chosen one goes back to random.
+    await host.click("#setup-box > summary")
+    await host.uncheck("#expansion")
+    assert await host.input_value("[name=character-0]") == ""
+    assert await host.input_value("[name=final_event]") == ""
+    assert phones.errors == []

@@ -122,10 +122,10 @@ async def showing(pages, state_id: int) -> None:
         await page.wait_for_selector(f'body[data-state="{state_id}"]', state="attached")
 
 
-async def seated_pages(room: Room, phones: Phones) -> list[Page]:
+async def seated_pages(room: Room, phones: Phones, variants: tuple = ()) -> list[Page]:
     """Set up a game of NAMES, give every seat a phone page, start it; the pages once they
     show the deal."""
-    await room.new_game({"names": NAMES})
+    await room.new_game({"names": NAMES, "variants": list(variants)})
     pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
     for page in pages:
         await page.wait_for_selector(".lobby")  # the page has claimed its seat

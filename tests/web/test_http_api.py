@@ -28,12 +28,19 @@ async def test_the_board_before_any_game_shows_an_empty_room(new_phone):
 
 async def test_choices_offer_the_games_public_options(new_phone):
     choices = await (await new_phone().get("/api/choices")).json()
-    assert choices == {"characters": list(CHARACTERS), "final_events": list(FINAL_EVENTS),
+    def base(table):  # Shadow Corporation's cards are offered apart (issue 13)
+        return [k for k, v in table.items() if not v.expansion]
+    assert choices == {"characters": base(CHARACTERS), "final_events": base(FINAL_EVENTS),
+                       "expansion": {"id": "shadow_corporation",
+                                     "characters": ["serene", "lincoln"],
+                                     "final_events": ["explosions", "toxic_gas"]},
                        "variants": list(VARIANTS), "langs": ["en", "es"], "players": [3, 7],
                        "outpost_tokens": list(OUTPOST_TOKENS),
-                       "fatigue_tokens": list(FATIGUE_TOKENS), "events": list(EVENTS),
+                       "fatigue_tokens": list(FATIGUE_TOKENS), "events": base(EVENTS),
                        "faces": {"strong": [-2, -2, -2, -1, 2, 4], "weak": [-2, -2, -2, -1, 1, 3],
-                                 "commander": [-2, -2, -2, -1, 3, 5]}}  # facts §1
+                                 "commander": [-2, -2, -2, -1, 3, 5],
+                                 "corporation": [0, -1, -1, -2, -2, -3]}}  # facts §1
+    assert len(choices["characters"]) == 7 and len(choices["events"]) == 16
 
 
 async def test_each_language_file_is_the_merged_catalogue(new_phone):

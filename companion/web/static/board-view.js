@@ -42,6 +42,7 @@ export function tracks(view) {
           el("small", {}, tokens("token", view.fatigue.tokens))),
     track(t("phone.track.sabotage"), view.sabotage ? label("area", view.sabotage) : "—"),
     track(t("phone.track.suspicion"), String(view.suspicion)),
+    view.evacuation ? evacuation(view) : null,
     track(t("phone.track.event"), event ? `${label("event", event.card)} ${event.cubes}/${event.needed}` : "—"),
     event ? about("event", event.card) : null,
     track(t("phone.track.final"), `${label("final", final.card)} ${final.cubes}/${final.needed}`,
@@ -51,6 +52,18 @@ export function tracks(view) {
     Object.values(view.lost || {}).some((n) => n > 0)
       ? track(t("phone.track.lost"), dice(view.lost)) : null,
     view.task ? task(view) : null);
+}
+
+// Shadow Corporation: the evacuation track, who is cleared, and whether the ship may leave.
+function evacuation(view) {
+  const e = view.evacuation;
+  if (e.recalled) return track(t("phone.track.evacuation"), t("phone.evacuation.recalled"));
+  const cleared = e.cleared.map((s) => seatName(view, s)).join(", ") || "—";
+  return el("div", { class: "evacuation", id: "evacuation" },
+    track(t("phone.track.evacuation"), `${e.track}/${e.vote_at}`),
+    track(t("phone.evacuation.cleared"), `${cleared} (${e.cleared.length}/${e.seats})`),
+    track(t("phone.evacuation.ship"),
+          t(e.ready ? "phone.evacuation.ready" : "phone.evacuation.refuelling")));
 }
 
 // What a card does, in this project's words (game.text.*): the events, final events, task
@@ -112,6 +125,9 @@ function task(view) {
        k.kind === "malfunction" ? t("phone.task.malfunction", { difficulty: k.difficulty,
                                                                total: k.success_total }) : ""),
     about("task", k.card),
+    view.evacuation && k.kind === "malfunction" ? el("div", { class: "corporation" },
+      t("phone.task.corporation"), " ",
+      k.corporation.length ? k.corporation.map((v) => face("corporation", v)) : "…") : null,
     participation.length ? el("ul", { class: "participation" }, participation) : null,
     k.submitted.length ? el("div", { class: "submitted" }, t("phone.task.submitted"), " ",
       k.submitted.map(([seat, value]) => el("span", { class: "sub" },
@@ -127,6 +143,7 @@ export function seats(view) {
     const facts = [];
     if (s.fatigued) facts.push(t("phone.fatigued"));
     if (s.quarantined) facts.push(t("phone.quarantined"));
+    if (s.amputated) facts.push(t("phone.amputated"));
     if (s.status) facts.push(label("status", s.status));
     let waiting = "";
     if (w && w.seats.includes(s.seat)) waiting = "…";
@@ -206,13 +223,15 @@ export function setFaces(known) {
   faces = known || null;
 }
 
-function legend() {
+function legend(view) {
   if (!faces) return null;
+  // The yellow corporation dice only in a Shadow Corporation game (its view has the track).
+  const colours = ["strong", "weak", "commander"].concat(view.evacuation ? ["corporation"] : []);
   return el("details", { class: "legend", id: "legend", open: legendOpen,
                          ontoggle: (event) => { legendOpen = event.target.open; } },
     el("summary", {}, t("phone.legend.title")),
     el("p", {}, t("phone.legend.hint")),
-    ["strong", "weak", "commander"].filter((c) => faces[c]).map((c) =>
+    colours.filter((c) => faces[c]).map((c) =>
       el("div", { class: "legend-row", "data-colour": c },
         el("span", { class: "legend-name" }, t(`phone.legend.${c}`)),
         el("span", { class: "rolled" }, faces[c].map((v) => face(c, v))))));
@@ -227,5 +246,5 @@ export function board(payload, { withLog = true } = {}) {
   return el("section", { class: "board", "data-state": view.state_id },
     el("p", { class: "banner", id: "banner" }, banner(payload)),
     voteState(view), lastVote(view), tracks(view), seats(view), abilities(view),
-    withLog ? log(payload) : null, legend(), fairLine(payload.room));
+    withLog ? log(payload) : null, legend(view), fairLine(payload.room));
 }

@@ -36,7 +36,7 @@ const players = (view) => view.seats.filter((s) => !s.revealed);
 function fatigueRow(view, choices, send) {
   // A fatigue token names a character; the seat playing it is the fatigued player.
   const playedBy = Object.fromEntries(view.seats.map((s) => [s.character, s.name]));
-  return toggles("fatigue", (choices.fatigue_tokens || []).map((token) => [token,
+  return toggles("fatigue", tokenIds(view, choices, "fatigue").map((token) => [token,
     playedBy[token] ? `${playedBy[token]} (${label("token", token)})` : label("token", token),
     view.fatigue.tokens.includes(token)]), send);
 }
@@ -90,12 +90,36 @@ function eventRows(view, choices, send) {
   return rows;
 }
 
+// Shadow Corporation: who is cleared for the ship, who is amputated, the evacuation cube.
+function shadowRows(view, send) {
+  const e = view.evacuation;
+  if (!e) return [];
+  const rows = [toggles("amputation",
+    players(view).map((s) => [s.seat, s.name, Boolean(s.amputated)]), send)];
+  if (!e.recalled) {
+    rows.push(toggles("clearance", players(view).filter((s) => !s.quarantined)
+      .map((s) => [s.seat, s.name, e.cleared.includes(s.seat)]), send));
+    rows.push(setter("evacuation", upTo(e.vote_at, 1), Math.min(e.track, e.vote_at - 1), send));
+  }
+  return rows;
+}
+
+// The tokens of this game: Shadow Corporation adds the Evac Ship, and the fatigue tokens of
+// the characters in play (its pool is built from them).
+function tokenIds(view, choices, kind) {
+  const base = (kind === "outpost" ? choices.outpost_tokens : choices.fatigue_tokens) || [];
+  if (!view.evacuation) return base;
+  const extra = kind === "outpost" ? ["evac_ship"]
+    : view.seats.map((s) => s.character).filter((c) => c && c !== "daniel");
+  return base.concat(extra.filter((id) => !base.includes(id)));
+}
+
 export function correctionsPanel(view, choices, send) {
   if (!view) return [];
   const commander = view.seats.find((s) => s.commander);
   const rows = [
     setter("shield", upTo(7), view.shield.tokens, send),
-    toggles("outpost", (choices.outpost_tokens || []).map((token) =>
+    toggles("outpost", tokenIds(view, choices, "outpost").map((token) =>
       [token, label("token", token), view.outpost.tokens.includes(token)]), send),
     fatigueRow(view, choices, send),
     setter("sabotage", ["none", "shield", "outpost", "fatigue"], view.sabotage || "none", send,
@@ -107,6 +131,7 @@ export function correctionsPanel(view, choices, send) {
     lostDiceRow(view, send),
   ];
   if (view.suspicion !== null) rows.push(setter("suspicion", upTo(4, 1), view.suspicion, send));
+  rows.push(...shadowRows(view, send));
   rows.push(...eventRows(view, choices, send));
   rows.push(setter("final_cubes", upTo(view.final_event.needed), view.final_event.cubes, send));
   return [el("details", { class: "corrections" },

@@ -125,7 +125,11 @@ export function decisionPanel(decision, payload, send, picked, onReveal) {
   }
   const ask = asksReveal(decision, view);
   const hidden = (option) => ask && option[0] === "reveal";
-  const buttons = decision.options.map((option, i) => (option[0] === "submit" || hidden(option)
+  // A roll's dice are picked above; the corporation dice (Shadow Corporation) are one button
+  // each: "Show -1 corporation".
+  const picking = decision.decision === "submit";
+  const buttons = decision.options.map((option, i) => ((picking && option[0] === "submit")
+    || hidden(option)
     ? null :
     el("button", { type: "button", class: "option", "data-option": JSON.stringify(option),
                    onclick: () => send(option) },

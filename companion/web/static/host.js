@@ -13,6 +13,7 @@ let choices = null;
 let stream = null;
 let shownPhase = null;  // the form opens by itself only when the phase changes
 let rebinding = null;  // the seat whose re-bind waits for a second, confirming tap
+let expansionOn = false;  // Shadow Corporation ticked: its characters and final events too
 
 const $ = (id) => document.getElementById(id);
 
@@ -32,8 +33,9 @@ function seatRow(i, old) {
   const characters = el("select", { name: `character-${i}`,
                                      "aria-label": t("phone.host.character", { n: i + 1 }) },
     el("option", { value: "" }, t("phone.host.random")),
-    choices.characters.map((c) => el("option", { value: c }, label("character", c))));
-  if (old) characters.value = old.character;
+    characterIds().map((c) => el("option", { value: c }, label("character", c))));
+  // A character of the expansion goes back to "random" when the expansion is unticked.
+  if (old && characterIds().includes(old.character)) characters.value = old.character;
   return el("div", { class: "seat-row" },
     el("input", { name: `name-${i}`, required: true, maxlength: 24, autocomplete: "off",
                   "aria-label": t("phone.host.name", { n: i + 1 }),
@@ -49,10 +51,18 @@ function readRows(form) {
     bot: form[`bot-${i}`].checked }));
 }
 
+function characterIds() {
+  return choices.characters.concat(expansionOn ? choices.expansion.characters : []);
+}
+
+function finalIds() {
+  return choices.final_events.concat(expansionOn ? choices.expansion.final_events : []);
+}
+
 // Seats left on "random" get the characters nobody chose, so a partly chosen table is legal.
 function characterList(rows) {
   if (rows.every((r) => !r.character)) return null;
-  const free = choices.characters.filter((c) => !rows.some((r) => r.character === c));
+  const free = characterIds().filter((c) => !rows.some((r) => r.character === c));
   for (let i = free.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
     [free[i], free[j]] = [free[j], free[i]];
@@ -87,9 +97,24 @@ function drawForm() {
   const fillRows = (old = readRows(form)) => {
     rows.replaceChildren(...Array.from({ length: Number(count.value) }, (_, i) => seatRow(i, old[i])));
   };
-  const final = el("select", { name: "final_event" },
-    el("option", { value: "" }, t("phone.host.random")),
-    choices.final_events.map((f) => el("option", { value: f }, label("final", f))));
+  const final = el("select", { name: "final_event" });
+  const fillFinal = () => {
+    const was = final.value;
+    final.replaceChildren(el("option", { value: "" }, t("phone.host.random")),
+      ...finalIds().map((f) => el("option", { value: f }, label("final", f))));
+    final.value = finalIds().includes(was) ? was : "";
+  };
+  fillFinal();
+  const expansion = el("input", { type: "checkbox", name: "expansion", id: "expansion",
+                                  checked: expansionOn });
+  expansion.onchange = () => {
+    expansionOn = expansion.checked;
+    fillRows();
+    fillFinal();
+  };
+  const expansions = el("fieldset", { class: "variants" },
+    el("legend", {}, t("phone.host.expansion")),
+    el("label", {}, expansion, label("variant", choices.expansion.id)));
   const variants = el("fieldset", { class: "variants" }, el("legend", {}, t("phone.host.variants")),
     choices.variants.map((v) => el("label", {}, el("input", { type: "checkbox", name: "variant",
                                                               value: v }), label("variant", v))));
@@ -98,7 +123,7 @@ function drawForm() {
   gameLang.value = payload ? payload.room.lang : "en";
   form.replaceChildren(
     el("label", {}, t("phone.host.players"), " ", count), rows,
-    el("label", {}, t("phone.host.final"), " ", final), variants,
+    el("label", {}, t("phone.host.final"), " ", final), expansions, variants,
     el("label", {}, t("phone.host.lang"), " ", gameLang),
     el("label", { class: "replace", hidden: true }, el("input", { type: "checkbox", name: "replace" }),
        t("phone.host.replace")),
@@ -110,7 +135,8 @@ function drawForm() {
     const seats = readRows(form);
     localStorage.setItem(NAMES_KEY, JSON.stringify(seats));
     const setup = { names: seats.map((s) => s.name),
-                    variants: [...form.querySelectorAll("[name=variant]:checked")].map((c) => c.value) };
+                    variants: [...form.querySelectorAll("[name=variant]:checked")].map((c) => c.value)
+                      .concat(expansionOn ? [choices.expansion.id] : []) };
     const characters = characterList(seats);
     if (characters) setup.characters = characters;
     if (final.value) setup.final_event = final.value;

@@ -1,0 +1,569 @@
+"""Shadow Corporation (issue 13): one test per rule, card, character and power of the
+expansion, each quoting the passage it checks.
+
+ESOG = the summary, rules/darkmoon-summary-with-shadow-corporation.txt (the Shadow
+Corporation pages); facts = darkmoon-facts.md, whose §8b rulings fill what ESOG leaves open.
+"""
+import json
+import random
+
+import pytest
+
+from companion.darkmoon import (HOST, BadSetup, IllegalOption, Setup, play, replay, seat_view,
+                                start)
+from companion.darkmoon.data import (CLEARANCE_SEATS, EVAC_SHIP, EVACUATION_FAILURE, EVENTS,
+                                     INFECTED_CLEARANCE, OUTPOST_TOKENS, TASKS)
+from companion.darkmoon.views import public_view
+
+from .position import NAMES, Table, held, put
+
+SC = ("shadow_corporation",)
+INFECTED = "infected_shields"
+
+
+def shadow(characters=("jon", "luba", "michihiro"), **kw) -> Table:
+    return Table(characters, variants=SC + tuple(kw.pop("variants", ())), **kw)
+
+
+def all_out(t, *seats):
+    for seat in seats:
+        t.do(seat, "participation", "out")
+
+
+# --- setup ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", range(3, 8))
+def test_setup_adds_the_expansions_components(n):
+    """ESOG SETUP: "Add the new outpost token to the pool of outpost tokens. Replace the
+    original task decks with the new task decks"; "place the blue evacuation cube on the first
+    spot on the track ... the evacuation clearance board, Refueling – Not Ready for Takeoff
+    side faceup". Clearance board: "3 players: 1 ... 4 or 5 players: 2 ... 6 or 7 players: 3"."""
+    g = replay(start(Setup(NAMES[:n], variants=SC), random.Random(n)))
+    assert sorted(g.outpost_board + g.outpost_pile) == sorted(OUTPOST_TOKENS + (EVAC_SHIP,))
+    deck = set(g.task_deck)
+    assert {"cut_it_off", "vote_for_clearance"} <= deck and EVACUATION_FAILURE not in deck
+    assert len(g.task_deck) == (23 if n >= 5 else 22)
+    assert g.evacuation == 1 and g.clearances == [] and not g.refuelled
+    assert public_view(g)["evacuation"]["seats"] == CLEARANCE_SEATS[n] == {
+        3: 1, 4: 2, 5: 2, 6: 3, 7: 3}[n]
+
+
+def test_the_fatigue_pool_is_built_from_the_characters_in_play():
+    """ESOG SETUP: "Build the fatigue pool by adding a fatigue token matching each character
+    in play (except David [Daniel, facts §4]) to the pool. If necessary, add any additional
+    fatigue tokens so that the pool has a total of 6 tokens." """
+    chars = ("serene", "lincoln", "jon")
+    g = replay(start(Setup(NAMES[:3], chars, variants=SC), random.Random(1)))
+    pool = g.fatigue_board + g.fatigue_pile
+    assert len(pool) == 6 and set(chars) <= set(pool)
+    seven = ("serene", "lincoln", "jon", "luba", "chaya", "michihiro", "enver")
+    g = replay(start(Setup(NAMES[:7], seven, variants=SC), random.Random(1)))
+    assert sorted(g.fatigue_board + g.fatigue_pile) == sorted(seven)  # 7 tokens, no padding
+    assert g.seats[g.commander].character in seven
+
+
+def test_the_expansions_cards_need_the_expansion():
+    """ESOG SETUP: "Add the new character, final event cards, event, and infected status
+    cards to their respective decks": only when Shadow Corporation is played."""
+    with pytest.raises(BadSetup):
+        Setup(NAMES[:3], ("serene", "jon", "luba")).validate()
+    with pytest.raises(BadSetup):
+        Setup(NAMES[:3], final_event="toxic_gas").validate()
+    base = [replay(start(Setup(NAMES[:7]), random.Random(s))) for s in range(20)]
+    assert not any(g.evacuation is not None or INFECTED_CLEARANCE in
+                   [x.status for x in g.seats] or "cut_it_off" in g.task_deck for g in base)
+    dealt = {s.status for seed in range(40) for s in replay(start(
+        Setup(NAMES[:7], variants=SC), random.Random(seed))).seats}
+    assert INFECTED_CLEARANCE in dealt
+
+
+def test_vote_tampering_is_left_out_with_expensive_voting():
+    """facts §6a: Vote Tampering "is left out when the Expensive Voting variant is on"."""
+    g = replay(start(Setup(NAMES[:5], variants=SC + ("expensive_voting",)), random.Random(2)))
+    assert "vote_tampering" not in g.event_deck + [g.event] + g.event_drawn
+    g = replay(start(Setup(NAMES[:5], variants=SC), random.Random(2)))
+    assert "vote_tampering" in g.event_deck + g.event_drawn
+
+
+# --- corporation dice ----------------------------------------------------------------
+
+def test_corporation_dice_are_rolled_in_secret_and_one_is_shown():
+    """ESOG CHOOSE A TASK CARD: "After the active player has chosen a task card, they must
+    secretly roll 2 of the yellow corporation dice and publicly submit one. If the number is
+    negative, shift the black success cube backwards on the track (discard the second die
+    without anyone seeing it)." """
+    t = shadow()
+    t.fix(-3, -1)
+    t.task("outpost_5", active=0)
+    assert t.waits("corporation", 0) == [("submit", 0), ("submit", 1)]
+    assert seat_view(t.g, 0)["you"]["corporation"] == [-3, -1]
+    for other in (1, 2):
+        assert seat_view(t.g, other)["you"]["corporation"] == []
+        assert "[-3, -1]" not in json.dumps(seat_view(t.g, other))
+    t.do(0, "corporation", "submit", 1)
+    assert t.g.task.success_total == -1 and t.g.task.corporation == [-1]
+    assert t.g.corporation == []
+    (unseen,) = t.facts_of("corporation_unseen")
+    assert unseen["faces"] == [-3] and unseen["to"] == []  # shown to nobody until game over
+    (rolled,) = t.facts_of("corporation_rolled")
+    assert rolled["to"] == [0]
+    t.waits("participation", 0)
+
+
+def test_serene_rolls_three_corporation_dice():
+    """facts §4: Serene, "As active player, rolls 3 corporation dice instead of 2 (still
+    submits 1)"."""
+    t = shadow(("serene", "luba", "jon"))
+    t.fix(0, -2, -3)
+    t.task("shield_5", active=0)
+    assert len(t.waits("corporation", 0)) == 3
+    t.do(0, "corporation", "submit", 0)
+    assert t.g.task.success_total == 0
+
+
+def test_corporate_raid_and_electrical_storm():
+    """facts §1: "During the Corporate Raid event: roll 3, submit 2 ... During Electrical
+    Storm: no corporation dice are rolled." """
+    t = shadow(event="corporate_raid")
+    t.fix(-1, -2, 0)
+    t.task("shield_5", active=0)
+    options = t.waits("corporation", 0)
+    assert all(len(o) == 3 for o in options) and len(options) == 3
+    t.do(0, "corporation", "submit", 0, 2)
+    assert t.g.task.success_total == -1
+    t = shadow(event="electrical_storm")
+    t.task("shield_5", active=0)
+    t.waits("participation", 0)
+    assert [f["rule"] for f in t.facts_of("ruled")] == ["electrical_storm"]
+
+
+def test_complications_roll_no_corporation_dice():
+    """facts §8b.1: "[Only malfunctions roll them, as their first submission; complications
+    do not.]" """
+    t = shadow()
+    t.task("mandatory_quarantine", active=0)
+    assert t.pending.kind == "vote_target" and not t.facts_of("corporation_rolled")
+
+
+def test_corporate_bribery_makes_every_minus_one_count_minus_two():
+    """facts §6a Corporate Bribery: "Every submitted −1 counts as −2"; §8b.1: the
+    corporation dice too."""
+    t = shadow(event="corporate_bribery")
+    t.fix(-1, -3)
+    t.task("outpost_5", active=0)
+    t.do(0, "corporation", "submit", 0)
+    assert t.g.task.success_total == -2
+    t.do(0, "participation", "in")
+    t.fix(-1, 2, -2, 3, -2)  # strong, strong, weak, weak, commander
+    all_out(t, 1, 2)
+    t.submit(0, -1)
+    assert t.g.task.success_total == -4
+
+
+# --- amputation ----------------------------------------------------------------------
+
+def test_amputation_vote_red_amputates_for_good():
+    """ESOG Vote for amputation: "A red weak die is a vote to amputate ... they receive an
+    amputation token which permanently reduces their die limit by 1. This is permanent, even
+    if they reveal themselves to be infected. A revealed infected player with an amputation
+    token will only ever have a die limit of 1." """
+    t = shadow(infected={1: INFECTED})
+    t.turn(0)
+    t.do(0, "action", "amputate", 1)
+    assert t.pending.data["kind"] == "amputation"
+    t.vote({0: "weak", 1: "strong", 2: "weak"})
+    assert t.g.seats[1].amputated and t.g.die_limit(1) == 3
+    t.waits("discard", 1)  # four dice, a limit of three
+    t.do(1, "discard", "discard", 1, 0, 0)
+    t.g.seats[1].revealed = True
+    assert t.g.die_limit(1) == 1
+
+
+def test_amputation_targets_another_unrevealed_unamputated_player():
+    """ESOG: "You may choose to call an amputation vote on another player ... You can call an
+    amputation vote on a quarantined player, but you cannot call one on a revealed infected
+    player. A player can only ever receive 1 amputation token." """
+    t = shadow(("jon", "luba", "michihiro", "chaya"), infected={3: INFECTED})
+    t.g.seats[1].quarantined = True
+    t.g.seats[2].amputated = True
+    t.g.seats[3].revealed = True
+    t.turn(0)
+    options = t.waits("action", 0)
+    assert [o for o in options if o[0] == "amputate"] == [("amputate", 1)]
+
+
+# --- clearance -----------------------------------------------------------------------
+
+def test_clearance_vote_black_clears_and_a_failed_vote_revokes():
+    """ESOG Vote for clearance: "Every black strong die is a vote to clear them ... If the
+    vote is successful and the player has not already been cleared, place their evacuation
+    clearance token on the evacuation clearance board. If the vote fails and the player
+    already had their token on the board, place it back in the evacuation pool." """
+    t = shadow(("jon", "luba", "michihiro", "chaya"))
+    t.turn(0)
+    t.do(0, "action", "clearance", 2)
+    t.vote({0: "strong", 1: "strong", 2: "weak", 3: "abstain"})
+    assert t.g.clearances == [2]
+    t.turn(1)
+    t.do(1, "action", "clearance", 2)
+    t.vote({0: "weak", 1: "weak", 2: "strong", 3: "abstain"})
+    assert t.g.clearances == []
+
+
+def test_a_full_clearance_board_allows_votes_only_on_cleared_players():
+    """ESOG: "If the evacuation clearance board is full ... you can only call a clearance
+    vote on a player that already has their evacuation clearance token on the board. You
+    cannot call a clearance vote on a player in quarantine." """
+    t = shadow()                 # 3 players: one seat on the board
+    t.g.clearances = [1]
+    t.g.seats[2].quarantined = True
+    t.turn(0)
+    assert [o for o in t.waits("action", 0) if o[0] == "clearance"] == [("clearance", 1)]
+
+
+def test_quarantine_and_reveal_take_the_clearance_away():
+    """ESOG: "If a player already cleared to evacuate is later quarantined, return their
+    evacuation clearance token to the evacuation pool"; facts §8b.6: "A cleared player who
+    reveals as Infected loses the clearance"."""
+    t = shadow(("jon", "luba", "michihiro", "chaya"), infected={3: INFECTED})
+    t.g.clearances = [1, 3]
+    t.turn(0)
+    t.do(0, "action", "vote", 1)
+    t.vote({0: "weak", 1: "weak", 2: "weak", 3: "abstain"})
+    assert t.g.clearances == [3]
+    t.turn(3)
+    t.do(3, "action", "reveal")
+    assert t.g.clearances == []
+
+
+def test_evac_ship_and_research_lab_block_the_new_votes():
+    """facts §8b.4: "the Research Lab token blocks them as it blocks Call Vote ... Evac Ship
+    (the 7th outpost token) also blocks clearance and take-off." facts §7: "Evac Ship, which
+    blocks clearance and take-off votes"."""
+    t = shadow()
+    put(t, "outpost", EVAC_SHIP)
+    t.turn(0)
+    blocked = dict(t.g.pending.blocked[0])
+    assert blocked[("clearance", 1)] == "blocked_by:evac_ship"
+    assert ("amputate", 1) in t.waits("action", 0)
+    put(t, "outpost", "research_lab")
+    t.turn(0)
+    blocked = dict(t.g.pending.blocked[0])
+    assert blocked[("amputate", 1)] == "blocked_by:research_lab"
+
+
+def test_lincoln_decides_one_clearance_vote_himself():
+    """facts §4 Lincoln: "Once per game, instead of a clearance vote being counted, decides
+    its outcome himself (approve or deny)." """
+    t = shadow(("lincoln", "luba", "jon"))
+    t.turn(1)
+    t.do(1, "action", "clearance", 2)
+    assert t.waits("lincoln", 0) == [("decide", "clear"), ("decide", "deny"), ("count",)]
+    t.do(0, "lincoln", "decide", "clear")
+    assert t.g.clearances == [2] and t.g.lincoln_used
+    t.g.clearances = []
+    t.turn(2)
+    t.do(2, "action", "clearance", 1)
+    assert t.pending.kind == "vote"  # once a game: now the votes are counted
+
+
+# --- take-off and refuelling ---------------------------------------------------------
+
+def test_no_take_off_until_the_first_full_round_is_over():
+    """ESOG Refueling: "During the first full round of the game, the evacuation ship cannot
+    take off ... When every player has had one turn and the active player token has returned
+    to the initial start player, discard the refueling card"."""
+    g = replay(start(Setup(NAMES[:3], variants=SC), random.Random(3)))
+    g.clearances = [0]
+    g.outpost_pile += g.outpost_board  # nothing blocks a vote: only the refuelling
+    g.outpost_board = []
+    from companion.simulate import helpful_choice
+    from companion.darkmoon import Chance, Ctx, play
+    rng = random.Random(3)
+    seen_blocked = False
+    while g.turn <= 3 and g.outcome is None:
+        p = g.pending
+        if p.kind == "action" and g.turn >= 1:
+            seen_blocked |= dict(p.blocked[p.seats[0]]).get(("takeoff",)) == "refuelling"
+        seat, command = helpful_choice(g, rng)
+        if command["option"] == ["takeoff"]:
+            command = {"decision": "action", "option": ["pass"]}
+        play(g, seat, command, Ctx(Chance(rng=rng)))
+    assert seen_blocked
+    if g.outcome is None:
+        assert g.turn == 4 and g.refuelled
+
+
+@pytest.mark.parametrize("aboard_infected, winner, condition", [
+    (False, "uninfected", "evacuated"), (True, "infected", "infected_aboard")])
+def test_take_off_ends_the_game_and_the_passengers_decide_it(aboard_infected, winner,
+                                                            condition):
+    """ESOG Evacuation: "If the evacuation ship takes off, the game immediately ends ...
+    If all players are uninfected, the uninfected team wins. If only a single infected player
+    made it onto the ship, the infected team wins." """
+    t = shadow(infected={1: INFECTED} if aboard_infected else {2: INFECTED})
+    t.g.clearances, t.g.refuelled = [1], True
+    t.turn(0)
+    t.do(0, "action", "takeoff")
+    t.vote({0: "strong", 1: "strong", 2: "weak"})
+    assert (t.g.outcome.winner, t.g.outcome.condition) == (winner, condition)
+    (took_off,) = t.facts_of("took_off")
+    assert took_off["seats"] == [1]
+
+
+def test_take_off_needs_a_full_board():
+    """ESOG Vote to take off: "If the evacuation clearance board has filled, you may call a
+    vote for the evacuation ship to take off." """
+    t = shadow(("jon", "luba", "michihiro", "chaya"))   # 4 players: two seats
+    t.g.clearances, t.g.refuelled = [1], True
+    t.turn(0)
+    assert dict(t.g.pending.blocked[0])[("takeoff",)] == "clearance_board_not_full"
+
+
+# --- the evacuation track ------------------------------------------------------------
+
+def test_evacuate_tasks_move_the_cube_and_force_a_vote():
+    """ESOG Forced clearance and take off votes: "Whenever an !!!EVACUATE EVACUATE!!! task card
+    is played, move the evacuation cube 1 space forward ... regardless of whether the task
+    succeeded or failed. When the cube reaches the last space, the active player must call
+    either a clearance vote or (if ship is ready for takeoff) a take off vote"."""
+    t = shadow()
+    assert TASKS["acceptable_loss"].evacuate and not TASKS["acceptable_loss"].suspicious
+    t.g.evacuation = 3
+    t.task("acceptable_loss", active=0)
+    t.do(0, "damage_kind", "outpost")
+    assert t.g.evacuation == 4
+    assert t.waits("evacuation_vote", 0) == [("clearance", 0), ("clearance", 1),
+                                             ("clearance", 2)]
+    t.do(0, "evacuation_vote", "clearance", 1)
+    t.vote({0: "strong", 1: "strong", 2: "strong"})
+    assert t.g.clearances == [1] and t.g.evacuation == 1
+
+
+def test_both_forced_votes_due_the_active_player_picks_the_order():
+    """ESOG: "If a forced quarantine and clearance/take off vote both occur on the same turn,
+    the active player chooses the order of voting." """
+    t = shadow()
+    assert TASKS["failure_to_lead"].evacuate and TASKS["failure_to_lead"].suspicious
+    t.g.evacuation, t.g.suspicion = 3, 3
+    t.g.commander = 1
+    t.task("failure_to_lead", active=0)
+    t.do(0, "choose_player", "player", 2)
+    t.do(1, "agree", "agree")
+    assert t.waits("vote_order", 0) == [("suspicion",), ("evacuation",)]
+    t.do(0, "vote_order", "evacuation")
+    t.waits("evacuation_vote", 0)
+
+
+# --- the Evacuation Failure card ------------------------------------------------------
+
+def test_evacuation_failure_joins_the_final_deck_and_recalls_the_ship():
+    """ESOG: "Add the evacuation failure card ... The player who draws the evacuation failure
+    card must immediately reveal it. Discard the evacuation clearance and evacuation vote
+    boards ... as well as any clearance tokens. Players may no longer call clearance or take
+    off votes, and ignore !!!EVACUATE EVACUATE!!!"; facts §8b.5: the drawer draws again."""
+    t = shadow(event="tactical_prep")
+    t.g.completed_events = ["lockdown", "divert_power"]
+    t.g.event_cubes = 3
+    t.g.clearances = [2]
+    t.go(("add_event_cube", {}), ("turn_start", {"seat": 1}))
+    assert t.g.final_active and EVACUATION_FAILURE in t.g.task_deck
+    t.stack_tasks(EVACUATION_FAILURE, "shield_5", "outpost_5")
+    t.g.stack = []
+    t.go(("task_phase", {}))
+    assert t.g.evacuation is None and t.g.clearances == []
+    assert sorted(t.g.task_drawn) == ["outpost_5", "shield_5"]
+    assert EVACUATION_FAILURE not in t.g.task_deck + t.g.task_discard
+    t.turn(0)
+    assert not any(o[0] in ("clearance", "takeoff") for o in t.waits("action", 0))
+
+
+# --- events --------------------------------------------------------------------------
+
+def complete(t, card):
+    t.g.event, t.g.event_cubes = card, 0
+    t.g.stack = []
+    t.go((f"event:{card}", {}), ("turn_start", {"seat": 1}))
+
+
+def test_accelerated_evac_clears_one_player():
+    """facts §6a Accelerated Evac: "Commander grants clearance to one eligible player"."""
+    t = shadow()
+    t.g.seats[2].quarantined = True
+    complete(t, "accelerated_evac")
+    assert t.waits("grant_clearance", 0) == [("player", 0), ("player", 1)]
+    t.do(0, "grant_clearance", "player", 1)
+    assert t.g.clearances == [1]
+
+
+def test_accident_and_electrical_fire_amputate():
+    """facts §6a: Accident, "Commander amputates one player who has not been amputated yet";
+    Electrical Fire, "The active player is amputated"."""
+    t = shadow()
+    t.g.seats[1].amputated = True
+    complete(t, "accident")
+    assert t.waits("accident", 0) == [("player", 0), ("player", 2)]
+    t.do(0, "accident", "player", 2)
+    assert t.g.seats[2].amputated
+    t.g.active = 0
+    complete(t, "electrical_fire")
+    assert t.g.seats[0].amputated
+
+
+def test_evac_lottery_redeals_the_clearances_at_random():
+    """facts §6a Evac Lottery: "Remove all clearances, then give the same number at random
+    to eligible players"."""
+    t = shadow(("jon", "luba", "michihiro", "chaya", "enver", "steve"))
+    t.g.clearances = [0, 4]
+    complete(t, "evac_lottery")
+    assert len(t.g.clearances) == 2 and len(t.facts_of("clearance_lost")) == 2
+
+
+def test_hold_trials_holds_three_votes_in_the_commanders_order():
+    """facts §6a Hold Trials: "Commander holds an amputation vote, a quarantine vote and a
+    clearance vote, in any order"."""
+    t = shadow()
+    complete(t, "hold_trials")
+    kinds = {o[0] for o in t.waits("trial", 0)}
+    assert kinds == {"amputate", "vote", "clearance"}
+    t.do(0, "trial", "clearance", 1)
+    t.vote({0: "strong", 1: "strong", 2: "strong"})
+    assert {o[0] for o in t.waits("trial", 0)} == {"amputate", "vote"}
+    t.do(0, "trial", "vote", 2)
+    t.vote({0: "strong", 1: "strong", 2: "strong"})
+    assert {o[0] for o in t.waits("trial", 0)} == {"amputate"}
+
+
+def test_risk_assessment_makes_the_next_event_longer():
+    """facts §6a Risk Assessment: "The next event needs 1 extra cube"; §8 q1: the final
+    event too, when it was the 3rd event."""
+    t = shadow(event="risk_assessment")
+    t.g.event_cubes = 1
+    t.go(("add_event_cube", {}), ("turn_start", {"seat": 1}))
+    t.do(0, "event", *t.waits("event", 0)[0])
+    assert public_view(t.g)["event"]["needed"] == EVENTS[t.g.event].cubes + 1
+    t.g.event_cubes = EVENTS[t.g.event].cubes - 1
+    t.go(("add_event_cube", {}), ("turn_start", {"seat": 1}))
+    assert not t.facts_of("event_completed")[1:]  # one cube more to go
+    t.go(("add_event_cube", {}), ("turn_start", {"seat": 1}))
+    assert len(t.facts_of("event_completed")) == 2
+
+
+def test_vote_tampering_spends_the_voting_dice():
+    """facts §6a Vote Tampering: "Dice used to vote are submitted to the pool"."""
+    t = shadow(event="vote_tampering")
+    t.turn(0)
+    t.do(0, "action", "vote", 1)
+    t.vote({0: "weak", 1: "strong", 2: "weak"})
+    assert held(t, 0)[1] == 1 and held(t, 1)[0] == 1 and held(t, 2)[1] == 1
+
+
+def test_explosions_amputate_after_each_successful_task():
+    """facts §6b Explosions: "after each successful task, the active player is amputated"
+    (§8 q8: successful tasks only)."""
+    t = shadow(final_event="explosions", event=None)
+    t.g.final_active = True
+    t.task("strategic_compromise", active=1)  # always succeeds; removes the shield token
+    t.do(1, "compromise_kind", "outpost")
+    t.do(1, "compromise_kind", "outpost")
+    assert t.g.seats[1].amputated
+
+
+def test_toxic_gas_empties_every_hand():
+    """facts §6b Toxic Gas: "At start, every unrevealed player discards all active dice; the
+    commander also discards the commander die"."""
+    t = shadow(final_event="toxic_gas", event="tactical_prep")
+    t.g.completed_events = ["lockdown", "divert_power"]
+    t.g.event_cubes = 3
+    t.go(("add_event_cube", {}), ("turn_start", {"seat": 1}))
+    dropped = {f["seat"]: (f["strong"], f["weak"], f["commander"])
+               for f in t.facts_of("discarded_dice") if f["reason"] == "toxic_gas"}
+    assert dropped == {0: (2, 2, 1), 1: (2, 2, 0), 2: (2, 2, 0)}
+    assert held(t, 0) == held(t, 2) == (0, 0, 0)  # seat 1's turn has begun: it retrieves
+
+
+# --- complications and the Clearance power --------------------------------------------
+
+def test_cut_it_off_fails_when_nobody_is_amputated():
+    """facts §6c Cut It Off!: "Hold an amputation vote. If the player is not amputated, draw
+    1 outpost token and the task fails." """
+    t = shadow()
+    t.task("cut_it_off", active=0)
+    assert t.waits("vote_target", 0) == [("target", 1), ("target", 2)]
+    t.do(0, "vote_target", "target", 1)
+    assert t.pending.data["kind"] == "amputation"
+    t.vote({0: "strong", 1: "strong", 2: "weak"})
+    assert t.g.task is None and len(t.g.outpost_board) == 1
+    assert t.facts_of("task_result")[-1]["success"] is False
+
+
+def test_vote_for_clearance_succeeds_when_cleared():
+    """facts §6c Vote for Clearance: "Hold a clearance vote. Denial draws 1 fatigue token and
+    the task fails." """
+    t = shadow()
+    t.task("vote_for_clearance", active=0)
+    t.do(0, "vote_target", "target", 2)
+    t.vote({0: "strong", 1: "strong", 2: "weak"})
+    assert t.g.clearances == [2] and t.facts_of("task_result")[-1]["success"] is True
+
+
+def test_clearance_power_grants_or_revokes():
+    """facts §5 Infected – Clearance: "Grant evacuation clearance to one uncleared,
+    unquarantined player, or revoke one player's clearance." """
+    t = shadow(("jon", "luba", "michihiro", "chaya"), infected={0: INFECTED_CLEARANCE})
+    t.g.clearances = [2]
+    t.turn(0)
+    t.do(0, "action", "reveal")
+    assert t.waits("clearance_power", 0) == [("grant", 1), ("grant", 3), ("revoke", 2)]
+    t.do(0, "clearance_power", "revoke", 2)
+    assert t.g.clearances == []
+
+
+def test_a_refused_new_vote_changes_nothing():
+    """Bad input: an amputation of oneself is not an option, and is refused."""
+    t = shadow()
+    t.turn(0)
+    with pytest.raises(IllegalOption):
+        t.do(0, "action", "amputate", 0)
+
+
+# --- host corrections --------------------------------------------------------------------
+
+def correct(t, *option):
+    return play(t.g, HOST, {"decision": "correct", "option": list(option)}, t.ctx())
+
+
+def test_the_host_corrects_clearances_amputations_and_the_evacuation_cube():
+    """Issue 13: "Host corrections cover the new public facts (clearances, amputations,
+    evacuation track)"; ESOG: "You cannot call a clearance vote on a player in quarantine",
+    and an amputation "permanently reduces their die limit by 1"."""
+    t = shadow(("jon", "luba", "michihiro", "chaya"))
+    t.turn(0)
+    correct(t, "clearance", 1, "on")
+    correct(t, "evacuation", 3)
+    assert t.g.clearances == [1] and t.g.evacuation == 3
+    correct(t, "amputation", 2, "on")
+    assert t.g.seats[2].amputated and t.g.die_limit(2) == 3
+    t.do(0, "action", "pass")
+    t.waits("discard", 2)  # four dice, a limit of three: the owner picks the one to drop
+    with pytest.raises(IllegalOption):
+        correct(t, "amputation", 2, "off")  # not while it discards by that limit
+    t.do(2, "discard", "discard", 0, 1, 0)
+    t.g.seats[3].quarantined = True
+    with pytest.raises(IllegalOption):
+        correct(t, "clearance", 3, "on")  # quarantined: no clearance
+    correct(t, "quarantine", 1, "on")
+    assert t.g.clearances == []  # quarantine takes the clearance away
+    assert t.facts_of("clearance_lost")[-1]["reason"] == "quarantined"
+    correct(t, "outpost", EVAC_SHIP, "on")  # the seventh token is the game's own
+    assert EVAC_SHIP in t.g.outpost_board
+
+
+def test_a_base_game_refuses_the_expansions_corrections():
+    t = Table()
+    t.turn(0)
+    before = t.g.clone()
+    for option in (("clearance", 1, "on"), ("amputation", 1, "on"), ("evacuation", 2)):
+        with pytest.raises(IllegalOption):
+            correct(t, *option)
+    assert public_view(t.g) == public_view(before)

@@ -1,0 +1,105 @@
+"""Issue 13 on the kiosk: a Shadow Corporation game shows its evacuation board, says which
+kind of vote is held and what BLACK and RED mean in it, takes the ballots from the seat
+buttons, and marks an amputated seat. ESOG Vote for amputation: "A red weak die is a vote to
+amputate. A black strong die is a vote to not amputate."; Vote for clearance: "Every black
+strong die is a vote to clear them"."""
+from __future__ import annotations
+
+import pytest
+
+from table_play import advance, seated_room
+
+from .conftest import SIZE, kiosk, settle
+
+SC = ("shadow_corporation",)
+
+
+def calling(action: str):
+    """Call a vote of this kind whenever the active player may."""
+    return lambda seat, options: next((o for o in options if o[0] == action), None)
+
+
+def voting(kind: str):
+    return lambda view: (view["waiting"] or {}).get("decision") == "vote" and \
+        view["waiting"].get("vote_kind") == kind
+
+
+@pytest.mark.parametrize("lang, title, meaning, marked", [
+    ("en", "Amputation vote", "RED = AMPUTATE   BLACK = SPARE", "× amputated"),
+    ("es", "Votación de amputación", "ROJO = AMPUTAR   NEGRO = NO AMPUTAR", "× amputado")])
+async def test_an_amputation_vote_on_the_seat_buttons(tmp_path, lang, title, meaning, marked):
+    room = await seated_room(tmp_path, seed=3, players=4, lang=lang, variants=SC)
+    view = await advance(room, voting("amputation"), prefer=calling("amputate"))
+    target = view["waiting"]["target"]
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        shown = await settle(app, pilot)
+        assert title in shown and meaning in shown
+        assert ("EVACUACIÓN" if lang == "es" else "EVACUATION") in shown  # the track's heading
+        g = room.table.state
+        for seat in view["waiting"]["seats"]:  # RED wherever the seat holds a weak die
+            await room.press(seat, "red" if g.seats[seat].dice["weak"] else "grey")
+        shown = await settle(app, pilot)
+        while room.table.state.pending.kind == "tie_break":  # the commander's, on the phone
+            commander = room.table.state.commander
+            await room.submit(commander, {"decision": "tie_break", "option": ["amputate"]})
+            shown = await settle(app, pilot)
+        assert room.table.state.seats[target].amputated
+        name = room.table.state.seats[target].name
+        assert marked in shown and name in shown
+        assert meaning in shown  # the result stays up with what the colours meant
+
+
+async def test_a_clearance_vote_says_black_clears_and_the_board_lists_the_cleared(tmp_path):
+    room = await seated_room(tmp_path, seed=5, players=5, variants=SC)
+    view = await advance(room, voting("clearance"), prefer=calling("clearance"))
+    target = view["waiting"]["target"]
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        shown = await settle(app, pilot)
+        assert "Clearance vote" in shown and "BLACK = CLEAR   RED = DENY" in shown
+        g = room.table.state
+        for seat in view["waiting"]["seats"]:
+            await room.press(seat, "black" if g.seats[seat].dice["strong"] else "grey")
+        shown = await settle(app, pilot)
+        if room.table.state.pending.kind == "tie_break":
+            await room.submit(room.table.state.commander,
+                              {"decision": "tie_break", "option": ["clear"]})
+            shown = await settle(app, pilot)
+        assert target in room.table.state.clearances
+        assert "Cleared:" in shown and "(1 of 2)" in shown
+
+
+async def test_the_malfunction_panel_shows_the_corporation_die_only_once_submitted(tmp_path):
+    """ESOG: "secretly roll 2 of the yellow corporation dice and publicly submit one ...
+    (discard the second die without anyone seeing it)"."""
+    room = await seated_room(tmp_path, seed=4, players=4, variants=SC)
+    await advance(room, lambda v: (v["waiting"] or {}).get("decision") == "corporation")
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        shown = await settle(app, pilot)
+        assert "Corporation: …" in shown
+        faces = room.table.state.corporation
+        seat = room.table.state.active
+        await room.submit(seat, {"decision": "corporation", "option": ["submit", 0]})
+        shown = await settle(app, pilot)
+        face = faces[0]
+        assert f"Corporation: {face:+d} corporation".replace("+0", "0") in shown
+
+
+async def test_the_game_over_screen_shows_every_corporation_die(tmp_path):
+    """Issue 13: "the game-over screen reveals every corporation die": the one shown and the
+    one kept hidden, which nobody saw during the game."""
+    room = await seated_room(tmp_path, seed=4, players=4, variants=SC)
+    await advance(room, lambda v: (v["waiting"] or {}).get("decision") == "corporation")
+    faces = list(room.table.state.corporation)
+    seat = room.table.state.active
+    await room.submit(seat, {"decision": "corporation", "option": ["submit", 0]})
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        shown = await settle(app, pilot)
+        hidden = f"kept hidden {faces[1]:d} corporation"
+        assert hidden not in shown
+        await advance(room, lambda v: v["outcome"] is not None)
+        shown = await settle(app, pilot)
+        assert "rolled the corporation dice" in shown and "kept hidden" in shown
