@@ -97,6 +97,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                      metavar="NAME", help=f"one of: {', '.join(VARIANTS)} (repeatable)")
     sim.add_argument("--expansion", action="store_true",
                      help="play with the Shadow Corporation expansion")
+    sim.add_argument("--module", action="append", default=[],
+                     choices=("company_man", "threats"),
+                     help="a Shadow Corporation module (with --expansion; repeatable)")
     sim.add_argument("--bots", default="sensible", choices=("sensible", "helpful", "random"),
                      help="who plays: sensible (default: status-aware, the Uninfected help and "
                           "the Infected sabotage quietly), helpful (every seat mostly helps) or "
@@ -249,7 +252,8 @@ def simulate_command(args) -> int:
         print("--games must be at least 1", file=sys.stderr)
         return 2
     try:
-        variants = tuple(args.variant) + (("shadow_corporation",) if args.expansion else ())
+        variants = tuple(args.variant) + (("shadow_corporation",) if args.expansion else ()) \
+            + tuple(f"{m}_module" for m in args.module)
         result = simulate(args.games, args.players, args.seed, variants, args.bots)
     except BadSetup as error:
         print(error.message, file=sys.stderr)
@@ -262,14 +266,16 @@ def simulate_command(args) -> int:
     print(f"Bots: {BOTS[args.bots][1]}")
     print(f"{games} games, {args.players} players, seed {args.seed}"
           + (", Shadow Corporation" if args.expansion else "")
+          + "".join(f", module {m}" for m in args.module)
           + (f", variants: {', '.join(args.variant)}" if args.variant else ""))
     print("wins by team:")
-    for team in ("uninfected", "infected"):
+    for team in ("uninfected", "infected") + (("company_man",) if "company_man" in args.module
+                                              else ()):
         wins = result["wins"].get(team, 0)
         print(f"  {team:<11} {wins:>6}  ({100 * wins / games:.1f}%)")
     print("wins by condition:")
     for condition, wins in sorted(result["conditions"].items(), key=lambda kv: -kv[1]):
-        print(f"  {condition:<15} {wins:>6}")
+        print(f"  {condition:<20} {wins:>6}")
     print(f"mean turns per game: {result['mean_turns']:.1f}")
     print(f"games per second:    {result['games_per_second']:.1f}")
     return 0

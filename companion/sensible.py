@@ -48,7 +48,8 @@ class Seat:
         self.view, self.rng = view, rng
         you = view["you"]
         self.seat = you["seat"]
-        self.infected = you["status"] != UNINFECTED
+        # The Company Man (a module's third side) wants the Infected found, as the Uninfected.
+        self.infected = you["status"] not in (UNINFECTED, "company_man")
         self._score = None
         self.friends = set(you.get("infected_team") or ()) | ({self.seat} if self.infected
                                                                 else set())
@@ -117,8 +118,30 @@ class Seat:
 
     # --- the choices, by decision kind ---
 
+    def threat_todo(self) -> str | None:
+        """The Threats module: this seat's card, while it is active and has no token yet."""
+        threats, mine = self.view.get("threats"), self.view["you"].get("threat")
+        if not threats or not mine or str(self.seat) in threats["tokens"] \
+                or self.view["active"] != self.seat:
+            return None
+        return mine
+
+    def threat_action(self, options):
+        """The action that carries out this seat's threat card now, if there is one."""
+        todo = self.threat_todo()
+        head = {"exposure": "expose", "retrieve_sample": "amputate",
+                "isolate_specimen": "vote"}.get(todo)
+        seats = [o[1] for o in options if o[0] == head and o[1] != self.seat]
+        if not seats or (head != "expose" and not self.view["you"]["dice"]["weak"]):
+            return None  # a RED vote needs a weak die in the fist
+        pick = min(seats, key=lambda s: self.suspicion()[s]) if head == "expose" \
+            else self.most_suspect(seats)
+        return (head, pick)
+
     def choose_action(self, options, data):
         repairs = [o for o in options if o[0] == "repair"]
+        if not self.sabotage and self.threat_action(options):
+            return self.threat_action(options)
         if self.sabotage:
             if ("takeoff",) in options and self.wants_takeoff():
                 return ("takeoff",)
@@ -154,6 +177,8 @@ class Seat:
         return ("in",)
 
     def choose_submit(self, options, data):
+        if data.get("purpose") == "malfunction" and self.threat_todo() == "act_recklessly":
+            return max((o for o in options if o != ("reroll",)), key=len)  # every die
         if ("reroll",) in options:
             best = max((o for o in options if o != ("reroll",)),
                        key=lambda o: sum(self.rolled(o[1:])))
@@ -168,6 +193,8 @@ class Seat:
     def choose_continue(self, options, data):
         task = self.view.get("task") or {}
         short = task.get("success_total", 0) < task.get("difficulty", 0)
+        if self.threat_todo() == "act_recklessly":
+            return ("roll_again",)  # until every die is in
         if self.sabotage:
             return ("stop",)
         return ("roll_again",) if short else ("stop",)
@@ -180,7 +207,10 @@ class Seat:
         return max(options, key=key)
 
     def choose_take_dice(self, options, data):
-        return max(options, key=lambda o: (o[1] + o[2], o[1]))
+        # A threat card asking for a RED vote: keep one weak die in hand for it.
+        red = self.threat_todo() in ("retrieve_sample", "isolate_specimen") \
+            and not self.view["you"]["dice"]["weak"]
+        return max(options, key=lambda o: (o[1] + o[2], red and o[2] > 0, o[1]))
 
     def choose_discard(self, options, data):
         # ("discard", strong, weak, commander): keep the strong dice
@@ -193,6 +223,10 @@ class Seat:
         elif kind == "takeoff":
             wanted = ("strong",) if self.wants_takeoff() else ("weak",)
         else:  # quarantine or amputation: RED against a seat
+            todo = {"quarantine": "isolate_specimen", "amputation": "retrieve_sample"}[kind]
+            if data.get("caller") == self.seat and self.threat_todo() == todo \
+                    and target != self.seat:
+                return ("weak",) if ("weak",) in options else ("abstain",)
             if self.infected:
                 against = target not in self.friends
             else:
@@ -260,6 +294,12 @@ class Seat:
         seats = [o[1] for o in against]
         target = self.believed_uninfected(seats) if self.infected else self.most_suspect(seats)
         return next(o for o in against if o[1] == target)
+
+    def choose_threat_claim(self, options, data):
+        """The Threats module: the Uninfected (and the Company Man) take a token only for
+        their own card's act; the Infected take whatever they did, to look busy."""
+        mine = self.view["you"].get("threat") == data.get("threat")
+        return ("claim",) if mine or self.infected else ("pass",)
 
     def choose_clearance_power(self, options, data):
         grants = [o[1] for o in options if o[0] == "grant" and o[1] in self.friends]

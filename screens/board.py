@@ -89,6 +89,12 @@ def tracks(view: dict, lang: str, width: int = NARROW["tracks"]) -> Text:
         t.append(f" {label} ", "reverse bold" if space == view["suspicion"] else "")
     if "evacuation" in view:
         _evacuation(t, view, lang, width)
+    if "threats" in view:  # the Threats module: who took which token (the cards are secret)
+        tokens = [(seat_label(view, int(seat)) + ": " + (
+            say(lang, "board.threat_wild", threat=name_of(lang, "threat", threat)) if wild
+            else name_of(lang, "threat", threat)), "bold") for seat, (threat, wild)
+            in sorted(view["threats"]["tokens"].items())]
+        _row(t, say(lang, "board.threats"), tokens or [("—", "")], width)
     _row(t, say(lang, "board.commander"),
          [(seat_label(view, view["commander"]), "bold blue")], width)
     _events(t, view, lang, width)
@@ -110,7 +116,7 @@ def tracks(view: dict, lang: str, width: int = NARROW["tracks"]) -> Text:
 # for the same figures instead of being laid out again at every press.
 TRACK_FIELDS = ("shield", "outpost", "fatigue", "sabotage", "suspicion", "commander", "event",
                 "completed_events", "final_event", "pool", "lost", "task_deck_size",
-                "task_discard_size", "evacuation")
+                "task_discard_size", "evacuation", "threats")
 _TRACKS: dict[tuple, Text] = {}
 
 

@@ -17,9 +17,13 @@ NARROW = {"over-seats": 36, "over-rolls": 34, "over-cards": 34}  # columns befor
 
 def result(view: dict, lang: str) -> Text:
     outcome = view["outcome"]
-    return Text.styled(say(lang, "over.result", winner=name_of(lang, "winner", outcome["winner"]),
-                    condition=name_of(lang, "condition", outcome["condition"])),
-                "bold reverse " + ("red" if outcome["winner"] == "infected" else "green"))
+    winner = outcome["winner"]
+    alone = winner == "company_man"  # the Company Man module's third side wins alone
+    return Text.styled(say(lang, "over.result" + (".company_man" if alone else ""),
+                           winner=name_of(lang, "winner", winner),
+                           condition=name_of(lang, "condition", outcome["condition"])),
+                       "bold reverse " + {"infected": "red", "company_man": "yellow"}.get(
+                           winner, "green"))
 
 
 def statuses(view: dict, lang: str, width: int = NARROW["over-seats"]) -> Text:
@@ -27,7 +31,7 @@ def statuses(view: dict, lang: str, width: int = NARROW["over-seats"]) -> Text:
     die"), now that the game is over and nothing is secret."""
     t = Text()
     for s in view["seats"]:
-        infected = (s.get("status") or "uninfected") != "uninfected"
+        infected = (s.get("status") or "uninfected") not in ("uninfected", "company_man")
         t.append(f"{seat_label(view, s['seat']):<14.14}", "bold")
         t.append(f" {name_of(lang, 'character', s['character'])}")
         held = s.get("dice") or {}
@@ -63,6 +67,9 @@ def cards(view: dict, lang: str, width: int = NARROW["over-cards"]) -> Text:
         if f["k"] == "task_discarded":
             said = say(lang, "over.task_discarded", seat=seat_label(view, f["seat"]),
                        cards=", ".join(name_of(lang, "card", c) for c in f["cards"]))
+        elif f["k"] == "threat_dealt":  # the Threats module's cards, secret until now
+            said = say(lang, "over.threat_dealt", seat=seat_label(view, f["seat"]),
+                       threat=name_of(lang, "threat", f["threat"]))
         elif f["k"] in ("event_bottom", "event_discarded"):
             said = say(lang, f"over.{f['k']}", seat=seat_label(view, f["seat"]),
                        card=name_of(lang, "card", f["card"]))

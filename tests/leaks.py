@@ -93,7 +93,7 @@ class Secrets:
                 # the state they describe
                 assert f["k"] in ("status_dealt", "status_shown", "rolled", "infected_team",
                                   "demoralized", "ruled", "corporation_rolled",
-                                  "corporation_unseen"), f
+                                  "corporation_unseen", "threat_dealt"), f
 
 
 def check_seat_view(g, seat: int, view: dict, text: str, secrets: Secrets) -> None:
@@ -116,6 +116,10 @@ def check_seat_view(g, seat: int, view: dict, text: str, secrets: Secrets) -> No
         if p.simultaneous:  # never another seat's ballot
             assert you["decision"]["chosen"] == (list(p.answers[seat])
                                                  if seat in p.answers else None)
+    # The Threats module: a seat's view holds its own threat card and no other's.
+    assert you["threat"] == g.threats.get(seat)
+    if "threats" in view:
+        assert view["threats"]["cards"] is None or g.outcome is not None
     rolling = g.corporation and p is not None and p.kind == "corporation"
     if rolling and seat not in p.options:
         assert you["corporation"] == [] and json.dumps(g.corporation) not in text, \

@@ -14,7 +14,8 @@ import pytest
 import companion.darkmoon as rules
 import companion.refusals as refusals
 from companion.darkmoon import Setup, start_from
-from companion.darkmoon.data import (CHARACTERS, EVAC_SHIP, EVENTS, EXPANSIONS, FATIGUE,
+from companion.darkmoon.data import (CHARACTERS, COMPANY_MAN, EVAC_SHIP, EVENTS, EXPANSIONS,
+                                     FATIGUE,
                                      FINAL_EVENTS, INFECTED_CARDS, INFECTED_CLEARANCE, OUTPOST,
                                      OUTPOST_TOKENS, TASKS, UNINFECTED, VARIANTS)
 from companion.darkmoon.reveal import POWER_KIND
@@ -71,7 +72,7 @@ def test_every_id_is_listed_once_and_nothing_else():
                            ("### Characters and fatigue tokens", CHARACTERS),
                            ("### Variants", VARIANTS),
                            ("### Statuses and infection powers",
-                            INFECTED_CARDS + (INFECTED_CLEARANCE, UNINFECTED))]:
+                            INFECTED_CARDS + (INFECTED_CLEARANCE, UNINFECTED, COMPANY_MAN))]:
         ids = first_ids(heading)
         assert len(ids) == len(set(ids)), f"{heading}: an id listed twice"
         assert set(ids) == set(table), f"{heading}: {set(ids) ^ set(table)}"
@@ -83,7 +84,7 @@ def test_fatigue_tokens_and_infection_powers_are_the_engines():
         c for c, character in CHARACTERS.items() if character.has_fatigue_token}
     powers = {re.sub("`", "", r[0]): ticked(r[1]) for r in
               rows(section("### Statuses and infection powers"))}
-    assert powers == {UNINFECTED: set(), INFECTED_CLEARANCE: {"clearance"},
+    assert powers == {UNINFECTED: set(), COMPANY_MAN: set(), INFECTED_CLEARANCE: {"clearance"},
                       **{s: {k} for s, k in POWER_KIND.items()}}
 
 

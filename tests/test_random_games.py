@@ -17,7 +17,10 @@ from companion.darkmoon import (HOST, Chance, Ctx, RulesError, Setup, decide, ev
                                 public_view, replay, seat_view, start)
 from companion.darkmoon.api import apply_event, step
 from companion.darkmoon.corrections import CHECKS
-from companion.darkmoon.data import (CLEARANCE_SEATS, COMMANDER, DICE_IN_BOX, EVAC_SHIP,
+from companion.darkmoon.threats import tokens_left
+from companion.darkmoon.data import (CLEARANCE_SEATS, COMMANDER, COMPANY_MAN_MODULE,
+                                     THREATS_MODULE,
+                                     DICE_IN_BOX, EVAC_SHIP,
                                      EVACUATION_VOTE, EVENTS, FACES, FATIGUE_POOL,
                                      FATIGUE_TOKENS, MIN_PLAYERS_FOR, OUTPOST_TOKENS,
                                      SHADOW_CORPORATION, STRONG, TOKENS_TO_LOSE, VARIANTS,
@@ -47,6 +50,8 @@ def variant_sets() -> dict[str, tuple]:
     sets["shadow"] = (SHADOW_CORPORATION,)
     sets["shadow-all"] = VARIANTS + (SHADOW_CORPORATION,)
     sets["shadow-mix"] = tuple(sorted(rng.sample(VARIANTS, 3))) + (SHADOW_CORPORATION,)
+    sets["shadow-company"] = (SHADOW_CORPORATION, COMPANY_MAN_MODULE)
+    sets["shadow-threats"] = (SHADOW_CORPORATION, THREATS_MODULE, COMPANY_MAN_MODULE)
     return sets
 
 
@@ -125,6 +130,10 @@ def check_shadow(g) -> None:
     assert len(set(g.clearances)) == len(g.clearances) <= CLEARANCE_SEATS[g.players]
     for seat in g.clearances:  # quarantine and a reveal take the token back (ESOG, §8b.6)
         assert not g.seats[seat].quarantined and not g.seats[seat].revealed, seat
+    # Threats: a token only to a seat holding a card, one each, never more than the box has
+    assert set(g.threat_tokens) <= set(g.threats)
+    assert all(n >= 0 for n in tokens_left(g).values()), tokens_left(g)
+    assert not g.threats or g.refuelled
 
 
 def excess_scheduled(g, seat: int) -> bool:
@@ -337,7 +346,8 @@ def test_random_games(players, variant_set, policy):
         every = 1 if k % 4 == 0 else SECRECY_EVERY
         g, events, frozen = play_checked(players, variants, POLICIES[policy], seed,
                                          secrecy_every=every)
-        assert g.outcome.winner in ("infected", "uninfected")
+        assert g.outcome.winner in ("infected", "uninfected") or (
+            g.outcome.winner == "company_man" and COMPANY_MAN_MODULE in variants)
         check_replay(g, events, frozen, seed)
         outcomes[g.outcome.condition] += 1
     assert sum(outcomes.values()) == GAMES_PER_CASE

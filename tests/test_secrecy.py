@@ -24,7 +24,7 @@ from screens.capture import screen_text
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 GAMES = [(4, 23, (), "en"), (7, 22, ("telepathic_infected",), "es"),
-         (5, 24, ("shadow_corporation",), "es")]  # issue 13: the corporation dice's secrets
+         (5, 24, ("shadow_corporation", "company_man_module", "threats_module"), "es")]
 FAIR = {23}  # dealt fair (no seed), so there is a secret to keep; its moves are still seeded
 
 
@@ -66,8 +66,8 @@ def check_kiosk_text(g, shown: str, secrets: Secrets, lang: str, facts: list) ->
             sentence = w(fact_key(f), **{**w.values(f), **extra_values(w, f)})
             assert sentence not in shown, f"the kiosk shows a private corporation roll: {f}"
     # Each infected status card is unique: its name on screen tells whose it is.
-    for seat in g.seats:
-        if not seat.revealed and seat.infected:
+    for seat in g.seats:  # and the Company Man's card, which is never revealed
+        if not seat.revealed and (seat.infected or seat.status == "company_man"):
             name = text(lang, f"game.status.{seat.status}")
             assert name not in shown, f"the kiosk shows the hidden status {name}"
 

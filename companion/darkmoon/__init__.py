@@ -1,7 +1,7 @@
 """The Dark Moon rules: pure Python, standard library only, no IO, no clock, no global random."""
 # Imported for the steps and answers they register:
 from . import (complications, damage, dice, events, malfunction, reveal,  # noqa: F401
-               shadow, shadow_cards, turn, votes)
+               shadow, shadow_cards, threats, turn, votes)
 from .api import decide, evolve, play, replay, start, waiting_for
 from .corrections import HOST
 from .engine import Chance, Ctx, legal_options

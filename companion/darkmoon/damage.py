@@ -1,7 +1,7 @@
 """Damage tokens, shield tests and the Infected's three ways to win."""
 from __future__ import annotations
 
-from .data import EXTRA_DAMAGE, FATIGUE, OUTPOST, SHIELD, TOKENS_TO_LOSE
+from .data import COMPANY_MAN, EXTRA_DAMAGE, FATIGUE, OUTPOST, SHIELD, TOKENS_TO_LOSE
 from .dice import any_die_face
 from .engine import Ctx, answer, ask, push, step
 from .state import Game, Outcome
@@ -96,6 +96,10 @@ def token_options(g: Game, kinds=(SHIELD, OUTPOST, FATIGUE)) -> list[tuple]:
         elif kind == FATIGUE:
             options += [(FATIGUE, t) for t in sorted(g.fatigue_board)]
     return options
+
+
+def company_man_in_play(g: Game) -> bool:
+    return any(s.status == COMPANY_MAN for s in g.seats)
 
 
 def end_game(g: Game, ctx: Ctx, winner: str, condition: str) -> None:

@@ -77,6 +77,11 @@ REPAIR_RETRIEVERS = {"steve": SHIELD, "enver": OUTPOST, "michihiro": FATIGUE}
 UNINFECTED = "uninfected"
 INFECTED_CARDS = ("infected_shields", "infected_outpost", "infected_life_support")
 INFECTED_CLEARANCE = "infected_clearance"  # Shadow Corporation's fourth infected card
+# The Company Man module's status card: a third side, neither Infected nor Uninfected. Its
+# card joins the 4 base and 3 extra Uninfected cards; the Uninfected count is drawn from the
+# 8 (facts §8b.7).
+COMPANY_MAN = "company_man"
+UNINFECTED_CARDS = 7
 STATUS_COUNTS = {3: (1, 2), 4: (1, 3), 5: (2, 3), 6: (2, 4), 7: (3, 4)}  # (infected, uninfected)
 TASK_DECK_FOR = {3: "silver", 4: "black", 5: "silver", 6: "black", 7: "silver"}
 BLACK_DECK_BONUS = 2  # a model of the black deck (facts §6c)
@@ -203,7 +208,15 @@ MIN_PLAYERS_FOR = {"telepathic_infected": 5}
 
 # The Shadow Corporation expansion, asked for among a setup's variants (facts §8b).
 SHADOW_CORPORATION = "shadow_corporation"
-EXPANSIONS = (SHADOW_CORPORATION,)
+COMPANY_MAN_MODULE = "company_man_module"   # the status is "company_man"
+THREATS_MODULE = "threats_module"
+EXPANSIONS = (SHADOW_CORPORATION, COMPANY_MAN_MODULE, THREATS_MODULE)
+NEEDS_EXPANSION = (COMPANY_MAN_MODULE, THREATS_MODULE)  # played only with the expansion
+# The threat cards and as many tokens of each (ESOG: Act Recklessly x2, Isolate Specimen x1,
+# Retrieve Sample x3, Exposure x1), and the wild tokens (facts §8b.8).
+THREAT_CARDS = {"act_recklessly": 2, "isolate_specimen": 1, "retrieve_sample": 3,
+                "exposure": 1}
+WILD_TOKENS = 4
 # Seats on the evacuation clearance board (ESOG Vote for clearance).
 CLEARANCE_SEATS = {3: 1, 4: 2, 5: 2, 6: 3, 7: 3}
 EVACUATION_START, EVACUATION_VOTE = 1, 4  # the evacuation vote track (facts §8b.2)

@@ -1,7 +1,7 @@
 """Event cards and the Final Event: cubes, effects, the commander's choices, victory."""
 from __future__ import annotations
 
-from .damage import count, damage, end_game, place_one, remove_token
+from .damage import company_man_in_play, count, damage, end_game, place_one, remove_token
 from .data import (CHARACTERS, COMPLICATION, DAMAGE_KINDS, EVAC_SHIP, EVACUATION_FAILURE,
                    EVENTS, EVENTS_BEFORE_FINAL, FATIGUE, FINAL_EVENTS, OUTPOST, OUTPOST_TOKENS,
                    SHIELD,
@@ -41,6 +41,10 @@ def cubes_needed(g: Game) -> int:
 
 
 def final_completed(g: Game, ctx: Ctx) -> None:
+    # The Company Man is checked first (facts §8b.7): an amputated Infected and he alone wins.
+    if company_man_in_play(g) and any(s.infected and s.amputated for s in g.seats):
+        end_game(g, ctx, "company_man", "company_man_amputee")
+        return
     if g.final_event == "protect_codes":
         # The commander shows their card: infected or fatigued loses it all (RB card notes).
         commander = g.commander
@@ -50,7 +54,9 @@ def final_completed(g: Game, ctx: Ctx) -> None:
         if g.seats[commander].infected or g.fatigued(commander):
             end_game(g, ctx, "infected", "codes")
             return
-    end_game(g, ctx, "uninfected", "final_event")
+    from .threats import threats_missed  # then the threats (facts §8b.7)
+    if not threats_missed(g, ctx):
+        end_game(g, ctx, "uninfected", "final_event")
 
 
 @step("next_event")

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from .data import (BLACK_DECK_BONUS, BLACKOUT_DIFFICULTY, FATIGUE, OUTPOST,
-                   SHADOW_CORPORATION, SHIELD, TASKS, UNKNOWN)
+                   SHADOW_CORPORATION, SHIELD, TASKS, THREATS_MODULE, UNKNOWN)
 from .damage import damage, remove_token, token_options
 from .dice import roll_all, spent_to_pool
 from .engine import Ctx, answer, ask, push, step
 from .shadow import counted
+from .threats import after_submission
 from .state import Game
 from .turn import ask_submit, on_submitted
 
@@ -101,6 +102,8 @@ def malfunction_roll(g: Game, ctx: Ctx, j: int) -> None:
 def malfunction_submitted(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
     task = g.task
     task.success_total += sum(counted(g, f) for f in faces)
+    if g.has(THREATS_MODULE):
+        after_submission(g, ctx, seat)  # Act Recklessly: every die into this malfunction
     task.submitted.extend((seat, f) for f in faces)
     ctx.fact("success_track", total=task.success_total, difficulty=task.difficulty)
     if submits_one_die(g, seat) or not g.seats[seat].all_dice:

@@ -5,7 +5,8 @@ import unicodedata
 from dataclasses import dataclass
 
 from .damage import place_one
-from .data import (CHARACTERS, COMMANDER, DICE_IN_BOX, EVAC_SHIP, EVACUATION_FAILURE,
+from .data import (CHARACTERS, COMMANDER, COMPANY_MAN, COMPANY_MAN_MODULE, DICE_IN_BOX,
+                   EVAC_SHIP, EVACUATION_FAILURE, NEEDS_EXPANSION, UNINFECTED_CARDS,
                    EVACUATION_START, EXPANSIONS, FATIGUE_POOL, FATIGUE_TOKENS, FINAL_EVENTS,
                    INFECTED_CARDS, INFECTED_CLEARANCE, MAX_PLAYERS, MIN_PLAYERS,
                    MIN_PLAYERS_FOR, OUTPOST, OUTPOST_TOKENS, SHADOW_CORPORATION,
@@ -95,6 +96,9 @@ class Setup:
                 raise BadSetup(f"{v} needs at least {MIN_PLAYERS_FOR[v]} players")
         if len(set(self.variants)) != len(self.variants):
             raise BadSetup("a variant is listed twice")
+        for module in NEEDS_EXPANSION:
+            if module in self.variants and not self.expansion:
+                raise BadSetup(f"{module} is a Shadow Corporation module: add the expansion")
 
     @property
     def expansion(self) -> bool:
@@ -110,7 +114,11 @@ def build(setup: Setup, ctx: Ctx) -> Game:
     # Unused infected cards go back to the box unseen (RB setup step 12).
     cards = list(INFECTED_CARDS) + ([INFECTED_CLEARANCE] if expansion else [])
     chosen = chance.shuffle(cards)[:infected]
-    statuses = chance.shuffle(chosen + [UNINFECTED] * uninfected)
+    if COMPANY_MAN_MODULE in setup.variants:
+        chosen += chance.shuffle([UNINFECTED] * UNINFECTED_CARDS + [COMPANY_MAN])[:uninfected]
+    else:
+        chosen += [UNINFECTED] * uninfected
+    statuses = chance.shuffle(chosen)
     seats = [Seat(name, character, status)
              for name, character, status in zip(setup.names, characters, statuses)]
     g = Game(players=n, variants=frozenset(setup.variants), deck_colour=TASK_DECK_FOR[n],
@@ -126,7 +134,7 @@ def build(setup: Setup, ctx: Ctx) -> Game:
     for seat, status in enumerate(statuses):
         ctx.fact("status_dealt", to=[seat], seat=seat, status=status)
     if "telepathic_infected" in setup.variants:
-        team = [i for i, s in enumerate(statuses) if s != UNINFECTED]
+        team = [i for i, s in enumerate(seats) if s.infected]  # never the Company Man
         ctx.fact("infected_team", to=team, seats=team)
     for _ in range(2):  # two outpost tokens take effect at once (RB setup)
         place_one(g, ctx, OUTPOST)

@@ -5,11 +5,12 @@ darkmoon-facts.md, whose rulings fill what the summary leaves open.
 """
 from __future__ import annotations
 
-from .damage import end_game
+from .damage import company_man_in_play, end_game
 from .data import (CLEARANCE_SEATS, CORPORATION, CORPORATION_ROLL, EVAC_SHIP,
                    EVACUATION_START, EVACUATION_VOTE, RAID_ROLL, RAID_SUBMIT,
-                   SHADOW_CORPORATION, SERENE_ROLL, TASKS)
+                   SHADOW_CORPORATION, SERENE_ROLL, TASKS, THREATS_MODULE)
 from .dice import submit_options
+from .threats import deal_threats
 from .engine import Ctx, answer, ask, push, step
 from .state import Game
 from .turn import action
@@ -179,7 +180,11 @@ def take_off(g: Game, ctx: Ctx) -> None:
     aboard = list(g.clearances)
     statuses = {str(s): g.seats[s].status for s in aboard}
     ctx.fact("took_off", seats=aboard, statuses=statuses)
-    if any(g.seats[s].infected for s in aboard):
+    infected = sum(g.seats[s].infected for s in aboard)
+    if infected == 1 and company_man_in_play(g):
+        # "If a single infected player was on the ship, the company man is the sole winner"
+        end_game(g, ctx, "company_man", "company_man_aboard")
+    elif infected:
         end_game(g, ctx, "infected", "infected_aboard")
     else:
         end_game(g, ctx, "uninfected", "evacuated")
@@ -193,6 +198,8 @@ def refuel(g: Game, ctx: Ctx) -> None:
     if g.evacuating() and not g.refuelled and g.turn == g.players + 1:
         g.refuelled = True
         ctx.fact("refuelled")
+        if g.has(THREATS_MODULE):  # "After the refueling card is discarded" (ESOG Threats)
+            deal_threats(g, ctx)
 
 
 def advance_evacuation(g: Game, ctx: Ctx, card: str) -> bool:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .data import (BASE_DIE_LIMIT, COMMANDER, DICE_IN_BOX, FATIGUE_TOKENS,
+from .data import (BASE_DIE_LIMIT, COMMANDER, COMPANY_MAN, DICE_IN_BOX, FATIGUE_TOKENS,
                    QUARANTINE_PENALTY, REVEALED_DIE_LIMIT, STRONG, UNINFECTED, WEAK)
 
 
@@ -26,7 +26,7 @@ class Seat:
 
     @property
     def infected(self) -> bool:
-        return self.status != UNINFECTED
+        return self.status not in (UNINFECTED, COMPANY_MAN)  # the Company Man is neither
 
     @property
     def held(self) -> int:
@@ -91,7 +91,7 @@ class TaskInPlay:
 
 @dataclass(slots=True)
 class Outcome:
-    winner: str          # "uninfected" or "infected"
+    winner: str          # "uninfected", "infected" or (a module's third side) "company_man"
     condition: str       # shield, outpost, fatigue, final_event, codes; evacuated, infected_aboard
 
     def clone(self) -> "Outcome":
@@ -143,6 +143,8 @@ class Game:
     refuelled: bool = False         # the first full round is over: take-off is possible
     extra_cubes: int = 0            # Risk Assessment: the current event needs this many more
     lincoln_used: bool = False
+    threats: dict = field(default_factory=dict)        # seat -> its threat card (private)
+    threat_tokens: dict = field(default_factory=dict)  # seat -> (threat, wild) (public)
 
     def clone(self) -> "Game":
         """A copy sharing no mutable object with this one (strings, numbers, tuples and the
@@ -163,7 +165,8 @@ class Game:
             [f.clone() for f in self.stack], None if pending is None else pending.clone(),
             None if outcome is None else outcome.clone(), self.state_id,
             self.corporation[:], self.evacuation, self.clearances[:], self.refuelled,
-            self.extra_cubes, self.lincoln_used)
+            self.extra_cubes, self.lincoln_used, self.threats.copy(),
+            self.threat_tokens.copy())
 
     # --- derived facts the rules ask often ---
 

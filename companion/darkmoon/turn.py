@@ -53,7 +53,9 @@ def normal_action_options(g: Game, seat: int, ordered: bool):
         offer(("vote", target), "vote")
     if g.has(SHADOW_CORPORATION):
         from .shadow import shadow_action_options
+        from .threats import expose_options
         shadow_action_options(g, seat, offer)
+        legal.extend(expose_options(g, seat, ordered))
     offer(("lone_wolf",), "lone_wolf", "quarantined" if s.quarantined
           else "needs_two_dice" if s.all_dice < 2 else None)
     for target in g.players_in_game():

@@ -3,14 +3,14 @@ removing secrets from the whole state. After the game, everything is shown to ev
 from __future__ import annotations
 
 from .data import (BLOCKED_BY, CLEARANCE_SEATS, EVACUATION_VOTE, EVENTS, FINAL_EVENTS,
-                   SHADOW_CORPORATION, TASKS)
+                   SHADOW_CORPORATION, TASKS, THREATS_MODULE)
 from .state import Game
 
 # Failure condition by shield tokens on the track (facts §2).
 FAILURE_CONDITION = {0: None, 1: None, 2: "-1", 3: "any+", 4: "-2", 5: "any-", 6: "breached"}
 # Decision details a seat may see about its own decision; anything else stays in the state.
 SAFE_DATA = ("reason", "purpose", "card", "target", "by", "area", "ordered", "drawn", "kind",
-             "most", "left")
+             "most", "left", "threat", "caller")
 
 
 def public_view(g: Game) -> dict:
@@ -57,6 +57,13 @@ def public_view(g: Game) -> dict:
                               "seats": CLEARANCE_SEATS[g.players],
                               "ready": g.refuelled, "recalled": g.evacuation is None,
                               "lincoln_used": g.lincoln_used}
+    if g.has(THREATS_MODULE):
+        from .threats import tokens_left
+        # The tokens are public; the cards are their holders' until the game is over.
+        view["threats"] = {"tokens": {str(s): list(t) for s, t in g.threat_tokens.items()},
+                           "left": tokens_left(g), "dealt": bool(g.threats),
+                           "cards": ({str(s): c for s, c in g.threats.items()} if over
+                                     else None)}
     if over:
         view["revealed_after_game"] = {
             "task_deck": list(reversed(g.task_deck)), "task_discard": list(g.task_discard),
@@ -125,6 +132,7 @@ def you_view(g: Game, seat: int) -> dict:
         "events_in_hand": list(g.event_drawn) if own_pending(g, seat, "event") else [],
         # Shadow Corporation: the corporation dice this seat rolled and has yet to submit.
         "corporation": list(g.corporation) if own_pending(g, seat, "corporation") else [],
+        "threat": g.threats.get(seat),  # the Threats module's card: this seat's alone
         "decision": decision_view(g, seat),
         # Telepathic Infected: the Infected opened their eyes together at setup.
         "infected_team": ([i for i, o in enumerate(g.seats) if o.infected]

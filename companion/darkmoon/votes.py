@@ -1,7 +1,7 @@
 """Votes, quarantine and the commander card."""
 from __future__ import annotations
 
-from .data import STRONG, WEAK
+from .data import STRONG, THREATS_MODULE, WEAK
 from .dice import move_to_pool
 from .engine import Ctx, answer, ask, push, step
 from .state import Game
@@ -79,6 +79,9 @@ def count_ballots(g: Game, ctx: Ctx, ballots: dict, data: dict) -> None:
     else:
         ctx.fact("vote_revealed", target=data["target"], ballots=shown, kind=kind,
                  strong=strong, weak=weak)
+    if g.has(THREATS_MODULE):
+        from .threats import after_ballots  # threats.py registers an action: imported late
+        after_ballots(g, ctx, data, shown)
     if spends_ballots(g):
         for seat, colour in shown.items():
             if colour in (STRONG, WEAK):

@@ -53,6 +53,7 @@ VARIANT = {
     "vote_called": lambda f: f.get("kind", ""),
     "vote_revealed": lambda f: f.get("kind", ""),
     "lincoln_decided": lambda f: f["result"],
+    "threat_token": lambda f: "wild" if f["wild"] else "",
     "infection_power": lambda f: "clearance" if f["kind"] == "infected_clearance" else "",
 }
 

@@ -8,14 +8,15 @@ from .words import Words, signed
 # Decisions whose options are one word each: the label is game.option.<decision>.<word>.
 ONE_WORD = ("continue", "participation", "malfunction_type", "order_of_effects",
             "damage_kind", "second_power", "tie_break", "order_response", "agree",
-            "compromise_kind", "resupply", "system_reboot", "vote", "action", "vote_order")
+            "compromise_kind", "resupply", "system_reboot", "vote", "action", "vote_order",
+            "threat_claim")
 # Decisions that name a player with ["player", SEAT] or ["target", SEAT].
 PLAYER = ("choose_player", "blood_testing", "pass_command", "vote_target", "grant_clearance",
           "accident")
 # Decisions whose options are [WORD, SEAT] or [WORD]: game.option.<decision>.<word>.
 WORD_AND_PLAYER = ("evacuation_vote", "trial", "clearance_power", "lincoln")
 # Actions that name the player they are about.
-ON_A_PLAYER = ("vote", "order", "amputate", "clearance")
+ON_A_PLAYER = ("vote", "order", "amputate", "clearance", "expose")
 # Token options: [kind] for a shield token, [kind, TOKEN] for a named one.
 TOKEN = ("bonus", "remove_token", "power_token")
 

@@ -136,6 +136,8 @@ class Words:
                 out[field] = self.join(self.token(t) for t in value)
             elif field == "status":
                 out[field] = self(f"game.status.{value}")
+            elif field == "threat":  # the Threats module's cards
+                out[field] = self(f"game.threat.{value}")
             elif field == "dice":
                 out[field] = self.dice(value)
             elif field == "seats":

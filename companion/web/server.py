@@ -19,7 +19,8 @@ from aiohttp import web
 
 from ..darkmoon import RulesError
 from ..darkmoon.data import (CHARACTERS, EVENTS, FACES, FATIGUE_TOKENS, FINAL_EVENTS,
-                             OUTPOST_TOKENS, SHADOW_CORPORATION, VARIANTS)
+                             COMPANY_MAN_MODULE, OUTPOST_TOKENS, SHADOW_CORPORATION,
+                             THREATS_MODULE, VARIANTS)
 from ..joining import table_seats
 from ..lang import LANGS, catalogue
 from ..replay import summary
@@ -153,7 +154,7 @@ async def choices(request: web.Request) -> web.Response:
     """What the host's new-game form offers (public facts of the game)."""
     # The base game's cards, and apart those the Shadow Corporation expansion adds: the
     # form offers them once the host ticks the expansion.
-    expansion = {"id": SHADOW_CORPORATION,
+    expansion = {"id": SHADOW_CORPORATION, "modules": [THREATS_MODULE, COMPANY_MAN_MODULE],
                  "characters": [k for k in CHARACTERS if k not in base(CHARACTERS)],
                  "final_events": [k for k in FINAL_EVENTS if k not in base(FINAL_EVENTS)]}
     return web.json_response({"characters": base(CHARACTERS), "expansion": expansion,

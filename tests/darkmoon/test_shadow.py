@@ -567,3 +567,179 @@ def test_a_base_game_refuses_the_expansions_corrections():
         with pytest.raises(IllegalOption):
             correct(t, *option)
     assert public_view(t.g) == public_view(before)
+
+
+# --- the Company Man module ---------------------------------------------------------------
+
+CM = SC + ("company_man_module",)
+
+
+def test_the_company_man_card_joins_the_uninfected_cards():
+    """ESOG COMPANY MAN: "take the original 4 uninfected status cards and shuffle them with the
+    additional 3 uninfected status cards and the company man status card ... In a 3 player
+    game, there will be a 25% chance that the company man is in play ... 6-7 player game, a
+    50% chance." """
+    with pytest.raises(BadSetup):
+        Setup(NAMES[:5], variants=("company_man_module",)).validate()
+    for n, share in ((3, 0.25), (7, 0.5)):
+        dealt = 0
+        for seed in range(400):
+            g = replay(start(Setup(NAMES[:n], variants=CM), random.Random(seed)))
+            statuses = [s.status for s in g.seats]
+            infected = {3: 1, 7: 3}[n]
+            assert sum(s.infected for s in g.seats) == infected
+            assert statuses.count("company_man") <= 1
+            dealt += "company_man" in statuses
+        assert abs(dealt / 400 - share) < 0.08, (n, dealt)
+
+
+def company_man_table(**kw):
+    return shadow(("jon", "luba", "michihiro", "chaya"), variants=CM[1:],
+                  infected={1: INFECTED, 2: "company_man"}, **kw)
+
+
+def test_the_company_man_wins_alone_when_an_infected_lost_an_arm():
+    """ESOG: "If the game ends with the completion of the final event, first check to see if
+    any infected players have an amputation token. If any infected player had their arm
+    amputated, the company man is the sole winner. However, if no infected players have an
+    amputation token, the uninfected team wins as normal"."""
+    for amputated, winner in ((True, "company_man"), (False, "uninfected")):
+        t = company_man_table(final_event="escape", event=None)
+        t.g.final_active, t.g.final_cubes = True, 2
+        t.g.seats[1].amputated = amputated
+        t.go(("add_event_cube", {}), ("turn_start", {"seat": 1}))
+        assert t.g.outcome.winner == winner
+
+
+@pytest.mark.parametrize("aboard, winner", [([1, 3], "company_man"), ([2, 3], "uninfected"),
+                                            ([0, 2], "uninfected")])
+def test_the_company_man_and_the_take_off(aboard, winner):
+    """ESOG: "If a single infected player was on the ship, the company man is the sole
+    winner ... If the company man is on the evacuation ship when it takes off but no infected
+    players are, the company man still loses the game along with the infected team." """
+    t = company_man_table()
+    t.g.clearances, t.g.refuelled = list(aboard), True
+    t.turn(0)
+    t.do(0, "action", "takeoff")
+    t.vote({0: "strong", 1: "strong", 2: "strong", 3: "strong"})
+    assert t.g.outcome.winner == winner
+
+
+def test_the_company_man_never_reveals_and_telepathy_never_shows_him():
+    """facts §8b.7: "Telepathic Infected never tells the Infected about him"; the Company
+    Man is not on the Infected team, so he has no reveal."""
+    t = company_man_table()
+    t.turn(2)
+    assert ("reveal",) not in t.waits("action", 2)
+    for seed in range(60):
+        g = replay(start(Setup(NAMES[:7], variants=CM + ("telepathic_infected",)),
+                         random.Random(seed)))
+        man = [i for i, s in enumerate(g.seats) if s.status == "company_man"]
+        if man:
+            team = seat_view(g, next(i for i, s in enumerate(g.seats) if s.infected))
+            assert man[0] not in team["you"]["infected_team"]
+            return
+    raise AssertionError("no seed dealt the Company Man")
+
+
+# --- the Threats module --------------------------------------------------------------------
+
+THREATS = SC + ("threats_module",)
+
+
+def threats_table(**kw):
+    t = shadow(("jon", "luba", "michihiro", "chaya"), variants=THREATS[1:], **kw)
+    t.g.refuelled = True
+    return t
+
+
+def test_threat_cards_are_dealt_once_the_first_round_is_over():
+    """ESOG THREATS: "After the refueling card is discarded but before the original start
+    player begins their second turn, deal a threat card to each player."; facts §8b.8:
+    revealed Infected get none."""
+    g = replay(start(Setup(NAMES[:5], variants=THREATS), random.Random(8)))
+    from companion.darkmoon import Chance, Ctx, play
+    from companion.simulate import helpful_choice
+    rng = random.Random(8)
+    while not g.threats and g.outcome is None:
+        assert g.turn <= 6
+        seat, command = helpful_choice(g, rng)
+        play(g, seat, command, Ctx(Chance(rng=rng)))
+    if g.outcome is None:
+        assert g.turn == 6 and g.refuelled
+        assert sorted(g.threats) == [i for i, s in enumerate(g.seats) if not s.revealed]
+        for seat in range(5):  # each sees its own card only
+            you = seat_view(g, seat)["you"]
+            assert you["threat"] == g.threats.get(seat)
+            assert public_view(g)["threats"]["cards"] is None
+
+
+def test_retrieve_sample_the_active_callers_red_vote_takes_the_token():
+    """ESOG: "Retrieve Sample (x3): Once per game, when you are the active player, call an
+    amputation vote on another player and vote with a red weak die ... A player may only ever
+    take 1 threat token." """
+    t = threats_table()
+    t.g.threats = {0: "retrieve_sample", 1: "exposure", 2: "retrieve_sample", 3: "exposure"}
+    t.turn(0)
+    t.do(0, "action", "amputate", 1)
+    t.vote({0: "weak", 1: "strong", 2: "strong", 3: "strong"})
+    assert t.waits("threat_claim", 0) == [("claim",), ("pass",)]
+    t.do(0, "threat_claim", "claim")
+    assert t.g.threat_tokens == {0: ("retrieve_sample", False)}
+    assert public_view(t.g)["threats"]["tokens"] == {"0": ["retrieve_sample", False]}
+    t.turn(0)  # once: a second red vote asks nothing
+    t.do(0, "action", "amputate", 2)
+    t.vote({0: "weak", 1: "strong", 2: "strong", 3: "strong"})
+    assert t.pending.kind != "threat_claim"
+
+
+def test_a_wild_token_when_the_kind_is_gone_and_exposure_shows_the_card():
+    """ESOG: "If ... a player cannot take the appropriate threat token (because another player
+    took the last one), that player should take one of the wild threat tokens"; "Exposure
+    (x1): ... you must reveal your status card to another player"."""
+    t = threats_table(infected={1: INFECTED})
+    t.g.threats = {0: "exposure", 1: "exposure", 2: "act_recklessly", 3: "retrieve_sample"}
+    t.turn(0)
+    t.do(0, "action", "expose", 2)
+    (shown,) = t.facts_of("status_shown")
+    assert shown["to"] == [2] and shown["seat"] == 0
+    t.do(0, "threat_claim", "claim")
+    t.turn(1)
+    t.do(1, "action", "expose", 3)
+    t.do(1, "threat_claim", "claim")
+    assert t.g.threat_tokens[1] == ("exposure", True)
+
+
+def test_act_recklessly_every_die_into_one_malfunction():
+    """ESOG: "Act Recklessly (x2): ... submit all of your dice during a single malfunction
+    task (all at once or over the course of multiple re-rolls)"."""
+    t = threats_table(event="electrical_storm")  # no corporation dice to answer first
+    t.g.threats = {0: "act_recklessly"}
+    t.dice(0, 1, 1, 0)
+    t.task("outpost_5", active=0)
+    t.do(0, "participation", "in")
+    t.fix(2, 1)
+    all_out(t, 1, 2, 3)
+    t.submit(0, 2, 1)
+    assert t.waits("threat_claim", 0) == [("claim",), ("pass",)]
+
+
+@pytest.mark.parametrize("token, winner", [(("act_recklessly", False), "uninfected"),
+                                           (("exposure", True), "infected"), (None, "infected")])
+def test_at_the_final_event_every_uninfected_shows_their_threat(token, winner):
+    """ESOG Ending the game: "If the game ends by completing the final event, all uninfected
+    players must show that they correctly fulfilled the requirements on their threat card
+    ... the infected team wins." A wild token on the card's own space counts."""
+    t = threats_table(final_event="escape", event=None, infected={1: INFECTED})
+    t.g.threats = {0: "act_recklessly", 1: "exposure"}
+    t.g.threat_tokens = {} if token is None else {0: token}
+    t.g.final_active, t.g.final_cubes = True, 2
+    t.go(("add_event_cube", {}), ("turn_start", {"seat": 1}))
+    assert t.g.outcome.winner == winner
+    if winner == "infected":
+        (missed,) = t.facts_of("threats_missed")
+        assert missed["seats"] == [0]  # the Infected seat 1 need not act on its card
+        for lang in ("en", "es"):
+            from companion.lang.facts import describe
+            from companion.lang.words import Words
+            assert "{" not in describe(Words(lang, public_view(t.g)), missed)

@@ -52,8 +52,10 @@ def setup_for(players: int, seed: int) -> Setup:
     chosen = set(rng.sample(VARIANTS, rng.randint(0, 3)))
     if seed % 3 == 0:  # the Infected's private team fact needs this variant now and then
         chosen.add("telepathic_infected")
-    if seed % 2 == 1:  # Shadow Corporation in every other game (issue 13)
+    if seed % 2 == 1:  # Shadow Corporation in every other game (issue 13), its modules too
         chosen.add(SHADOW_CORPORATION)
+        if seed % 4 == 3:
+            chosen |= {"threats_module", "company_man_module"}
     variants = tuple(sorted(v for v in chosen if players >= MIN_PLAYERS_FOR.get(v, 0)))
     names = ("Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus")[:players]
     return Setup(names, variants=variants)

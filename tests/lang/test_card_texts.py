@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.darkmoon.data import (CHARACTERS, EVENTS, FINAL_EVENTS, INFECTED_CARDS,
-                                     INFECTED_CLEARANCE,
+from companion.darkmoon.data import (CHARACTERS, COMPANY_MAN, EVENTS, FINAL_EVENTS,
+                                     INFECTED_CARDS, INFECTED_CLEARANCE, THREAT_CARDS,
                                      MALFUNCTION, TASKS, UNINFECTED)
 from companion.lang import LANGS, catalogue
 from companion.lang.facts import describe
@@ -36,8 +36,9 @@ def text_key(kind: str, ident: str) -> str:
 
 CARDS = ([("event", e) for e in EVENTS] + [("final", f) for f in FINAL_EVENTS]
          + [("task", t) for t in TASKS]
-         + [("status", s) for s in (UNINFECTED,) + INFECTED_CARDS + (INFECTED_CLEARANCE,)]
-         + [("character", c) for c in CHARACTERS])
+         + [("status", s) for s in (UNINFECTED, COMPANY_MAN) + INFECTED_CARDS
+            + (INFECTED_CLEARANCE,)]
+         + [("character", c) for c in CHARACTERS] + [("threat", c) for c in THREAT_CARDS])
 
 
 @pytest.mark.parametrize("kind, ident", CARDS, ids=[f"{k}-{i}" for k, i in CARDS])

@@ -77,8 +77,10 @@ def test_every_fact_kind_turns_up_in_games_and_has_a_sentence():
                         sentence = view_text({"seats": [{"name": n} for n in "ABCDEFG"],
                                               "log": [fact]}, lang)["log"][0]
                         assert "{" not in sentence and "None" not in sentence, sentence
-    # Host corrections are not played by bots: test_mirror covers them.
-    assert emitted_kinds() - {"corrected"} <= set(seen), emitted_kinds() - set(seen)
+    # Host corrections are not played by bots: test_mirror covers them. A threat card missed
+    # at the Final Event is too rare in bot games: tests/darkmoon/test_shadow.py says it.
+    assert emitted_kinds() - {"corrected", "threats_missed"} <= set(seen), \
+        emitted_kinds() - set(seen)
 
 
 def test_private_facts_are_marked_secret_in_their_owners_log():

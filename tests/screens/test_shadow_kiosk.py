@@ -103,3 +103,52 @@ async def test_the_game_over_screen_shows_every_corporation_die(tmp_path):
         await advance(room, lambda v: v["outcome"] is not None)
         shown = await settle(app, pilot)
         assert "rolled the corporation dice" in shown and "kept hidden" in shown
+
+
+def end_conditions() -> set[tuple[str, str]]:
+    """Every (winner, condition) an end_game(g, ctx, WINNER, CONDITION) call in the rules
+    names (the damage kinds end the game through their own name: shield, outpost, fatigue)."""
+    import ast
+    from pathlib import Path
+    found = {("infected", kind) for kind in ("shield", "outpost", "fatigue")}
+    rules = Path(__file__).resolve().parents[2] / "companion" / "darkmoon"
+    for path in rules.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "end_game" \
+                    and all(isinstance(a, ast.Constant) for a in node.args[2:4]):
+                found.add((node.args[2].value, node.args[3].value))
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_way_a_game_ends_has_words_on_the_game_over_screen(lang):
+    """ESOG Evacuation: the take-off ends the game, won by the Uninfected or, with one
+    Infected aboard, by the Infected: the kiosk's game-over line names both."""
+    from screens.over import result
+    conditions = end_conditions()
+    assert ("uninfected", "evacuated") in conditions and ("infected", "infected_aboard") in \
+        conditions
+    lines = {result({"outcome": {"winner": w, "condition": c}}, lang).plain
+             for w, c in conditions}
+    assert len(lines) == len(conditions)  # each end in words of its own
+
+
+async def test_threat_tokens_on_the_board_and_the_cards_only_at_game_over(tmp_path):
+    """ESOG THREATS: "take the appropriate threat token" (public); the cards are studied and
+    put face down, so the kiosk shows them only once the game is over."""
+    room = await seated_room(tmp_path, seed=6, players=4, variants=SC + ("threats_module",))
+    await advance(room, lambda v: (v.get("threats") or {}).get("dealt"))
+    cards = dict(room.table.state.threats)
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        shown = await settle(app, pilot)
+        assert "Threats: —" in shown
+        for card in set(cards.values()):
+            assert f"threat card: {card}" not in shown
+        await advance(room, lambda v: v["outcome"] is not None)
+        shown = await settle(app, pilot)
+        # every seat's card, in the cards column (a long name may wrap at its space)
+        assert shown.count("threat card:") == len(cards)
+        for seat, card in cards.items():
+            name = room.table.state.seats[seat].name
+            assert f"{name}'s threat card:" in shown

@@ -364,8 +364,9 @@ async def test_an_infected_and_an_uninfected_phone_look_the_same_through_a_game(
 
 async def test_the_glance_test_holds_with_shadow_corporation(twins):
     """Issue 13: the corporation dice are rolled by whoever is active, whatever their card,
-    and the new votes and tracks are public: still nothing to a glance."""
-    a, b, observed = await twins(NAMES[:5], ["shadow_corporation"], seed=3)
+    the new votes and tracks are public, and the threat card is held with the Status card:
+    still nothing to a glance."""
+    a, b, observed = await twins(NAMES[:5], ["shadow_corporation", "threats_module"], seed=3)
     seen = await play(a, b, observed, seed=3)
     assert {"action", "vote", "corporation"} <= seen["kinds"], seen
     assert a.errors == b.errors == []

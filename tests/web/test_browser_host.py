@@ -269,14 +269,17 @@ async def test_the_host_ticks_shadow_corporation_and_its_cards_appear(served, br
     await host.select_option("#players", "3")
     for i, name in enumerate(["Ana", "Ben", "Cai"]):
         await host.fill(f"[name=name-{i}]", name)
+    assert await host.is_disabled("[name=module][value=company_man_module]")
     await host.check("#expansion")
+    await host.check("[name=module][value=company_man_module]")
     await host.select_option("[name=character-0]", "serene")
     await host.select_option("[name=final_event]", "toxic_gas")
     assert await host.input_value("[name=name-1]") == "Ben"  # typing survives the tick
     await host.click("#create")
     await host.wait_for_selector("ul.join li[data-seat='2']")
     setup = room.lobby["setup"]
-    assert setup["variants"] == ["shadow_corporation"] and setup["characters"][0] == "serene"
+    assert setup["variants"] == ["shadow_corporation", "company_man_module"]
+    assert setup["characters"][0] == "serene"
     assert setup["final_event"] == "toxic_gas"
     # Unticked again, the expansion's cards leave the form: a chosen one goes back to random.
     await host.click("#setup-box > summary")

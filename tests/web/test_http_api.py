@@ -32,6 +32,7 @@ async def test_choices_offer_the_games_public_options(new_phone):
         return [k for k, v in table.items() if not v.expansion]
     assert choices == {"characters": base(CHARACTERS), "final_events": base(FINAL_EVENTS),
                        "expansion": {"id": "shadow_corporation",
+                                     "modules": ["threats_module", "company_man_module"],
                                      "characters": ["serene", "lincoln"],
                                      "final_events": ["explosions", "toxic_gas"]},
                        "variants": list(VARIANTS), "langs": ["en", "es"], "players": [3, 7],

@@ -43,6 +43,9 @@ export function tracks(view) {
     track(t("phone.track.sabotage"), view.sabotage ? label("area", view.sabotage) : "—"),
     track(t("phone.track.suspicion"), String(view.suspicion)),
     view.evacuation ? evacuation(view) : null,
+    view.threats ? track(t("phone.track.threats"), Object.entries(view.threats.tokens)
+      .map(([seat, [threat, wild]]) => `${seatName(view, Number(seat))}: ${label("threat", threat)}`
+           + (wild ? " *" : "")).join(", ") || "—") : null,
     track(t("phone.track.event"), event ? `${label("event", event.card)} ${event.cubes}/${event.needed}` : "—"),
     event ? about("event", event.card) : null,
     track(t("phone.track.final"), `${label("final", final.card)} ${final.cubes}/${final.needed}`,

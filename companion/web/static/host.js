@@ -109,12 +109,20 @@ function drawForm() {
                                   checked: expansionOn });
   expansion.onchange = () => {
     expansionOn = expansion.checked;
+    for (const box of modules) {
+      box.disabled = !expansionOn;
+      if (!expansionOn) box.checked = false;
+    }
     fillRows();
     fillFinal();
   };
+  // Its modules (the Company Man) only with the expansion ticked.
+  const modules = choices.expansion.modules.map((m) => el("input", {
+    type: "checkbox", name: "module", value: m, disabled: !expansionOn }));
   const expansions = el("fieldset", { class: "variants" },
     el("legend", {}, t("phone.host.expansion")),
-    el("label", {}, expansion, label("variant", choices.expansion.id)));
+    el("label", {}, expansion, label("variant", choices.expansion.id)),
+    modules.map((box) => el("label", {}, box, label("variant", box.value))));
   const variants = el("fieldset", { class: "variants" }, el("legend", {}, t("phone.host.variants")),
     choices.variants.map((v) => el("label", {}, el("input", { type: "checkbox", name: "variant",
                                                               value: v }), label("variant", v))));
@@ -136,7 +144,8 @@ function drawForm() {
     localStorage.setItem(NAMES_KEY, JSON.stringify(seats));
     const setup = { names: seats.map((s) => s.name),
                     variants: [...form.querySelectorAll("[name=variant]:checked")].map((c) => c.value)
-                      .concat(expansionOn ? [choices.expansion.id] : []) };
+                      .concat(expansionOn ? [choices.expansion.id] : [])
+                      .concat([...form.querySelectorAll("[name=module]:checked")].map((c) => c.value)) };
     const characters = characterList(seats);
     if (characters) setup.characters = characters;
     if (final.value) setup.final_event = final.value;

@@ -45,6 +45,10 @@ function statusContent(you) {
       ? el("span", { class: "status-power" }, t(`game.text.status.${you.status}`)) : null,
     team.length ? el("span", { class: "status-team" }, t("phone.infected_team", {
       names: team.map((s) => seatName(payload.view, s)).join(", ") })) : null,
+    // The Threats module's card lies face down beside the Status card: held only, as it.
+    you.threat ? el("span", { class: "status-threat" },
+      t("phone.threat.card", { threat: label("threat", you.threat) }), " ",
+      t(`game.text.threat.${you.threat}`)) : null,
   ];
 }
 
