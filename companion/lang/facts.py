@@ -71,8 +71,11 @@ def extra_values(w: Words, f: dict) -> dict:
     elif k == "action":
         extra["action"] = option_label(w, "action", f["action"])
     elif k == "vote_revealed":
+        # What a colour meant in this kind of vote (Shadow Corporation's change it).
+        kind = f.get("kind")
         extra["ballots"] = w.join(w("game.ballot.cast", seat=w.seat(seat),
-                                    ballot=w(f"game.ballot.{colour}"))
+                                    ballot=w(f"game.option.vote.{kind}.{colour}" if kind
+                                             else f"game.ballot.{colour}"))
                                   for seat, colour in sorted(f["ballots"].items(),
                                                              key=lambda b: int(b[0])))
     elif k == "game_set_up":

@@ -123,6 +123,7 @@ def everything_set() -> Game:
     # Shadow Corporation's fields
     g.corporation, g.evacuation, g.clearances = [-1, 0], 3, [4]
     g.refuelled, g.extra_cubes, g.lincoln_used = True, 1, True
+    g.threats, g.threat_tokens = {0: "exposure"}, {0: ("exposure", False)}
     g.stack = [Frame("step_a", {"seats": [1, 2], "by": {"x": [3]}, "n": 1})]
     g.pending = Pending("vote", {0: [("strong",)], 1: [("weak",)]},
                         {"ordered": True, "counts": {"a": 1}, "names": ["b"]},

@@ -743,3 +743,19 @@ def test_at_the_final_event_every_uninfected_shows_their_threat(token, winner):
             from companion.lang.facts import describe
             from companion.lang.words import Words
             assert "{" not in describe(Words(lang, public_view(t.g)), missed)
+
+
+def test_the_log_says_what_each_colour_meant_in_the_vote():
+    """ESOG Vote for amputation: "A red weak die is a vote to amputate": the revealed ballots
+    read so in the log, in both languages, never as a quarantine's."""
+    from companion.lang.facts import describe
+    from companion.lang.words import Words
+    t = shadow()
+    t.turn(0)
+    t.do(0, "action", "amputate", 1)
+    t.vote({0: "weak", 1: "strong", 2: "abstain"})
+    (revealed,) = t.facts_of("vote_revealed")
+    view = public_view(t.g)
+    assert "Amputate (weak die, RED)" in describe(Words("en", view), revealed)
+    assert "Quarantine" not in describe(Words("en", view), revealed)
+    assert "Amputar (dado débil, ROJO)" in describe(Words("es", view), revealed)

@@ -287,3 +287,29 @@ async def test_the_host_ticks_shadow_corporation_and_its_cards_appear(served, br
     assert await host.input_value("[name=character-0]") == ""
     assert await host.input_value("[name=final_event]") == ""
     assert phones.errors == []
+
+
+async def test_a_correction_picked_survives_the_board_moving_on(served, browser):
+    """The corrections panel is redrawn at every change of the room: a value the host has
+    picked but not yet set stays picked (a seat playing meanwhile must not undo it)."""
+    room = served.room
+    phones = Phones(browser, served.base)
+    host = await phones.open(f"/h/{room.host_token}")
+    await room.new_game({"names": NAMES})
+    for i, seat in enumerate(room.lobby["seats"]):
+        await room.claim_seat(seat["token"], f"phone-{i}")
+    await room.start()
+    await host.wait_for_selector('.board[data-state="0"]')
+    await host.click("details.corrections > summary")
+    await host.select_option("[data-correct=shield]", "4")
+    g = room.table.state
+    (seat,) = g.pending.seats
+    await room.submit(seat, {"decision": g.pending.kind,
+                             "option": list(g.pending.options[seat][0])})
+    await host.wait_for_selector(f'.board[data-state="{room.table.state_id}"]')
+    assert await host.input_value("[data-correct=shield]") == "4"
+    before = room.table.state_id
+    await host.click("[data-set=shield]")
+    await host.wait_for_selector(f'.board[data-state="{before + 1}"]')
+    assert room.table.state.shield_tokens == 4
+    assert phones.errors == []

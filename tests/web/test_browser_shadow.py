@@ -85,6 +85,10 @@ async def test_a_shadow_corporation_game_on_four_phones(served, browser):
     question = await pages[0].inner_text("#decision")
     assert "RED amputates" in question and "BLACK spares" in question
     await press_all(room, lambda g, s: "red" if g.seats[s].dice["weak"] else "grey")
+    await showing(pages, room.table.state_id)
+    # the revealed ballots say what RED meant in this vote, not a quarantine's words
+    ballots = await pages[1].inner_text("#ballots")
+    assert "Amputate (weak die, RED)" in ballots and "Quarantine" not in ballots
     if room.table.state.pending.kind == "tie_break":
         await room.submit(room.table.state.commander,
                           {"decision": "tie_break", "option": ["amputate"]})

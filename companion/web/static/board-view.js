@@ -170,18 +170,24 @@ export function lastVote(view) {
   const fact = facts[at];
   // Shown until a later command begins a new turn; the log keeps it after that.
   if (facts.slice(at).some((f) => f.k === "turn" && f.seq > fact.seq)) return null;
+  // Shadow Corporation's votes give each colour another meaning: say the one it had.
+  const meaning = (colour) => (fact.kind ? t(`game.option.vote.${fact.kind}.${colour}`)
+                                         : label("ballot", colour));
   return el("section", { class: "ballots", id: "ballots" },
-    el("h3", {}, t("phone.vote.revealed", { target: seatName(view, fact.target) })),
+    el("h3", {}, fact.kind === "takeoff" ? t("phone.vote.revealed_takeoff")
+                                         : t("phone.vote.revealed", { target: seatName(view, fact.target) })),
     el("ul", {}, Object.entries(fact.ballots).map(([seat, colour]) =>
       el("li", { "data-ballot": seat }, `${seatName(view, Number(seat))}: `,
-         el("b", { class: `ballot ${colour}` }, label("ballot", colour))))));
+         el("b", { class: `ballot ${colour}` }, meaning(colour))))));
 }
 
 function voteState(view) {
   const w = view.waiting;
   if (!w || w.decision !== "vote") return null;
-  return el("section", { class: "vote-state" },
-    el("h3", {}, t("phone.vote.on", { target: seatName(view, w.target) })),
+  const kind = w.vote_kind || "quarantine";
+  return el("section", { class: "vote-state", "data-kind": kind },
+    el("h3", {}, kind === "quarantine" ? t("phone.vote.on", { target: seatName(view, w.target) })
+                 : t(`game.question.vote.${kind}`, { target: seatName(view, w.target) })),
     el("p", {}, t("phone.vote.chosen", { chosen: w.chosen.length, voters: w.voters.length })));
 }
 

@@ -8,13 +8,21 @@ function row(name, ...children) {
     el("span", {}, t(`phone.correct.${name}`)), ...children);
 }
 
+// What the host picked in a select and has not sent yet: the panel is redrawn whenever the
+// room changes (a phone joins, a seat presses), and a pick must survive that until "Set".
+const picked = new Map();
+
 function setter(name, values, current, send, show = String) {
   const select = el("select", { "data-correct": name, "aria-label": t(`phone.correct.${name}`) },
     values.map((v) => el("option", { value: JSON.stringify(v) }, show(v))));
-  select.value = JSON.stringify(current);
+  const kept = picked.get(name);
+  select.value = kept && kept.from === JSON.stringify(current) ? kept.value
+    : JSON.stringify(current);
+  select.onchange = () => picked.set(name, { value: select.value, from: JSON.stringify(current) });
   return row(name, select,
     el("button", { type: "button", "data-set": name,
-                   onclick: () => send([name, JSON.parse(select.value)]) }, t("phone.correct.set")));
+                   onclick: () => { picked.delete(name); send([name, JSON.parse(select.value)]); } },
+       t("phone.correct.set")));
 }
 
 // On/off buttons: `items` are [id, words, on]; a tap sends [kind, id, "on"|"off"].
