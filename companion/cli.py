@@ -78,6 +78,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     demo.add_argument("--seed", type=int, default=None, help="the same seed, the same game")
     demo.add_argument("--pace", type=float, default=1.5,
                       help="seconds a bot waits before it moves (default 1.5)")
+    demo.add_argument("--expansion", action="store_true",
+                      help="Shadow Corporation, with its Threats and Company Man modules")
 
     buttons = commands.add_parser("buttons",
                                   help="which seat-button box is set up; --test to try it")
@@ -145,7 +147,7 @@ def kiosk_command(args, demo: bool) -> int:
     except StoreUnavailable as error:
         return refuse(error.message)
     if demo:
-        asyncio.run(demo_game(room, args.players))
+        asyncio.run(demo_game(room, args.players, args.expansion))
     from hardware.source import open_source
     from screens.app import KioskApp
     buttons, fallback = open_source(args.buttons)
@@ -160,9 +162,14 @@ def kiosk_command(args, demo: bool) -> int:
     return app.return_code or 0
 
 
-async def demo_game(room, players: int) -> None:
+DEMO_EXPANSION = ["shadow_corporation", "threats_module", "company_man_module"]
+
+
+async def demo_game(room, players: int, expansion: bool = False) -> None:
     """Deal the demo's game before the kiosk starts: every seat a bot until a phone takes it."""
-    await room.new_game({"names": list(DEMO_NAMES[:players])}, bots=list(range(players)))
+    await room.new_game({"names": list(DEMO_NAMES[:players]),
+                         "variants": DEMO_EXPANSION if expansion else []},
+                        bots=list(range(players)))
     await room.start()
 
 

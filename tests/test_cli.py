@@ -150,3 +150,16 @@ async def test_the_product_draws_its_start_screen_then_serves_the_phones(tmp_pat
         assert f"http://127.0.0.1:{product.port}" in product.screen(), product.screen()
     finally:
         assert product.stop() == 0
+
+
+async def test_the_demo_plays_shadow_corporation_when_asked(tmp_path):
+    """Issue 13: a newcomer can watch the expansion and its modules: `demo --expansion`."""
+    from companion.cli import DEMO_EXPANSION, demo_game, parse
+    from companion.room import Room
+    from companion.store import EventStore
+    assert parse(["demo", "--expansion"]).expansion and not parse(["demo"]).expansion
+    room = Room(EventStore(str(tmp_path / "demo.db")), seed=3, bot_delay=0, demo=True)
+    await demo_game(room, 5, expansion=True)
+    assert sorted(room.public_view()["variants"]) == sorted(DEMO_EXPANSION)
+    assert "evacuation" in room.public_view() and "threats" in room.public_view()
+    await room.close()

@@ -49,3 +49,16 @@ def test_the_release_of_a_vote_is_called_free_everywhere():
                                      ballots="").lower()
         assert "free" in text("en", key, target="", release=0, quarantine=0,
                               ballots="").lower()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("kind", ["amputation", "clearance", "takeoff"])
+def test_shadow_corporations_ballots_name_their_button_alike_everywhere(lang, kind):
+    """Issue 13: in each kind of vote the kiosk and the phones give a colour the same meaning,
+    and each ballot still names its button and its die."""
+    for ballot, button in BUTTON.items():
+        kiosk = text(lang, f"kiosk.vote.{kind}.ballot_{ballot}")
+        assert kiosk == text(lang, f"game.option.vote.{kind}.{ballot}")
+        assert text(lang, f"kiosk.help.{button}") in kiosk
+        if ballot != "abstain":
+            assert text(lang, f"kiosk.die.{ballot}") in kiosk
