@@ -140,8 +140,9 @@ class Seat:
 
     def choose_action(self, options, data):
         repairs = [o for o in options if o[0] == "repair"]
-        if not self.sabotage and self.threat_action(options):
-            return self.threat_action(options)
+        threat = None if self.sabotage else self.threat_action(options)
+        if threat:
+            return threat
         if self.sabotage:
             if ("takeoff",) in options and self.wants_takeoff():
                 return ("takeoff",)

@@ -10,10 +10,10 @@ from .data import (CLEARANCE_SEATS, CORPORATION, CORPORATION_ROLL, EVAC_SHIP,
                    EVACUATION_START, EVACUATION_VOTE, RAID_ROLL, RAID_SUBMIT,
                    SHADOW_CORPORATION, SERENE_ROLL, TASKS, THREATS_MODULE)
 from .dice import submit_options
-from .threats import deal_threats
 from .engine import Ctx, answer, ask, push, step
 from .state import Game
-from .turn import action
+from .threats import deal_threats
+from .turn import ACTIONS, action
 from .votes import SETTLE, unclear
 
 # --- corporation dice (ESOG Choose a task card; facts §1, §8b.1) ---
@@ -227,10 +227,8 @@ def forced_evacuation_vote(g: Game, ctx: Ctx, seat: int) -> None:
 
 @answer("evacuation_vote")
 def evacuation_vote(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
-    if option == ("takeoff",):
-        push(g, ("vote", {"target": None, "caller": seat, "kind": "takeoff"}))
-    else:
-        push(g, ("vote", {"target": option[1], "caller": seat, "kind": "clearance"}))
+    # The options are the clearance and take-off actions' own: call them as the actions do.
+    ACTIONS[option[0]](g, ctx, seat, option, False)
 
 
 @step("reset_evacuation")

@@ -31,9 +31,9 @@ def vote(g: Game, ctx: Ctx, target: int | None, caller: int | None,
     else:
         named = {"kind": kind}
         ctx.fact("vote_called", target=target, caller=caller, kind=kind)
-    if kind == "clearance" and lincoln_decides(g) is not None:
-        seat = lincoln_decides(g)
-        ask(g, ctx, "lincoln", {seat: [("decide", "clear"), ("decide", "deny"), ("count",)]},
+    lincoln = lincoln_decides(g) if kind == "clearance" else None
+    if lincoln is not None:
+        ask(g, ctx, "lincoln", {lincoln: [("decide", "clear"), ("decide", "deny"), ("count",)]},
             {"target": target, "caller": caller, "kind": kind})
         return
     ballots(g, ctx, {"target": target, "caller": caller, **named})
