@@ -9,7 +9,7 @@ import random
 
 from companion.simulate import choice_for
 
-from test_browser_kit import Phones, browser, seated_pages, served, showing  # noqa: F401
+from test_browser_kit import Phones, browser, changed, seated_pages, served, showing  # noqa: F401
 
 SC = ("shadow_corporation",)
 
@@ -75,8 +75,10 @@ async def test_a_shadow_corporation_game_on_four_phones(served, browser):
         if other != roller:
             assert json.dumps(faces) not in await other_page.content()
             assert await other_page.locator('#decision[data-decision="corporation"]').count() == 0
+    before = room.table.state_id
     await page.click('#decision button[data-option=\'["submit",0]\']')
-    await showing(pages, room.table.state_id)
+    # the tap's POST lands after click() returns: wait for its state, not for the one before
+    await showing(pages, await changed(room, before))
     assert room.table.state.task.corporation == [faces[0]]
 
     # An amputation vote on the seat buttons: every phone says RED amputates.
