@@ -85,7 +85,7 @@ def _task(view: dict, lang: str, width: int) -> Text:
     t.append("\n")
     _track(t, lang, tv["success_total"], tv["difficulty"])
     if "evacuation" in view:  # Shadow Corporation: the corporation dice shown, or not yet
-        shown = [face_text(lang, ("corporation", f)) for f in tv.get("corporation", [])]
+        shown = [face_text(lang, f) for f in tv.get("corporation", [])]  # the label names them
         flow(t, [(say(lang, "task.corporation"), "bold")] + [(f, "yellow") for f in shown or
                                                              ["…"]], width, sep=" ",
              lead="\n")
@@ -185,10 +185,11 @@ def _track(t: Text, lang: str, total: int, difficulty: int) -> None:
 
 
 def face_text(lang: str, face) -> str:
-    if isinstance(face, (list, tuple)):
-        colour, value = face
-        return f"{signed(value)} {say(lang, 'die.' + colour)}"
-    return signed(face)
+    """A die's face as printed on it: "-2 weak", "+4 strong"; a corporation die's blank
+    face is "0" (no sign)."""
+    colour, value = face if isinstance(face, (list, tuple)) else (None, face)
+    number = signed(value) if value else "0"
+    return f"{number} {say(lang, 'die.' + colour)}" if colour else number
 
 
 def _outcome(t: Text, lang: str, success, consequence, width: int = 40) -> None:

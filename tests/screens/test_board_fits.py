@@ -81,28 +81,47 @@ async def test_every_move_of_an_event_completion_is_on_the_screen(tmp_path, size
     assert "salvage_parts" in [f["card"] for f in view["log"] if f["k"] == "event_completed"]
 
 
+async def scrolled_through(app, pilot, box_id: str) -> set[str]:
+    """Every line the box showed while paged from its top to its bottom."""
+    box = app.query_one(box_id)
+    box.focus()
+    await pilot.pause()
+    seen = set()
+    for _ in range(200):
+        seen.update(line.strip(SCROLLBAR).strip()
+                    for line in region_text(app, box_id).splitlines())
+        if box.scroll_y >= box.max_scroll_y:
+            break
+        await pilot.press("pagedown")
+        await pilot.pause()
+    return seen
+
+
+SHADOW = ("shadow_corporation", "threats_module", "company_man_module")
+
+
+@pytest.mark.parametrize("variants", [(), SHADOW], ids=["base", "shadow"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_every_roll_can_be_scrolled_to_at_game_over(tmp_path, size):
-    room = await seated_room(tmp_path, seed=11, players=5)
-    view = await advance(room, lambda v: v["outcome"] is not None)
-    rolls = [f for f in room.public_view()["log"] if f["k"] in ("rolled", "submitted")]
+async def test_every_roll_and_card_can_be_scrolled_to_at_game_over(tmp_path, size, variants):
+    """Both lists are longer than the screen, so each box shows a scroll bar: the lines are
+    laid out for the width left beside it. Once they were laid out for the width without it
+    and the terminal broke them again ("1 Ana discarded Rescue Crewman" / "face" / "down")."""
+    room = await seated_room(tmp_path, seed=11, players=5, variants=variants)
     app = kiosk(room)
     async with app.run_test(size=size) as pilot:
+        # the game ends while the kiosk shows it, as at the table
+        view = await advance(room, lambda v: v["outcome"] is not None)
+        rolls = [f for f in room.public_view()["log"]
+                 if f["k"] in ("rolled", "submitted", "corporation_rolled", "corporation_unseen")]
         await settle(app, pilot)
-        box = app.query_one("#over-rolls-box")
-        assert app.focused is box  # the keys move the list of rolls
-        seen = set()
-        for _ in range(200):
-            seen.update(line.strip(SCROLLBAR)
-                        for line in region_text(app, "#over-rolls-box").splitlines())
-            if box.scroll_y >= box.max_scroll_y:
-                break
-            await pilot.press("pagedown")
-            await pilot.pause()
-        laid = laid_out(app, "#over-rolls")
-        assert len([line for line in laid if not line.startswith(" ")]) == len(rolls)
-        missing = [line for line in laid if line.strip() not in {s.strip() for s in seen}]
-        assert not missing, f"rolls never on the screen at {size}: {missing[:3]}"
+        assert app.focused is app.query_one("#over-rolls-box")  # the keys move the rolls
+        for pane in ("#over-rolls", "#over-cards"):
+            seen = await scrolled_through(app, pilot, f"{pane}-box")
+            laid = laid_out(app, pane)
+            if pane == "#over-rolls":
+                assert len([line for line in laid if not line.startswith(" ")]) == len(rolls)
+            missing = [line for line in laid if line.strip() not in seen]
+            assert not missing, f"{pane}: never on the screen whole at {size}: {missing[:3]}"
         assert_drawn_whole(app, "#over-seats")
         for s in view["seats"]:
             assert f"{s['seat'] + 1} {s['name']}" in region_text(app, "#over-seats")

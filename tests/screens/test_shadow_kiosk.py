@@ -5,6 +5,8 @@ amputate. A black strong die is a vote to not amputate."; Vote for clearance: "E
 strong die is a vote to clear them"."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from table_play import advance, seated_room
@@ -84,7 +86,8 @@ async def test_the_malfunction_panel_shows_the_corporation_die_only_once_submitt
         await room.submit(seat, {"decision": "corporation", "option": ["submit", 0]})
         shown = await settle(app, pilot)
         face = faces[0]
-        assert f"Corporation: {face:+d} corporation".replace("+0", "0") in shown
+        # the label names the dice: the face alone, as printed on the die ("0", "-2")
+        assert re.search(rf"Corporation: {face:d} +│", shown), shown
 
 
 async def test_the_game_over_screen_shows_every_corporation_die(tmp_path):
