@@ -1,22 +1,30 @@
 """What every start of the kiosk works out the same way, kept in the data directory from the
-start before: the compiled form of each regular expression compiled while starting, and the
-mask chosen for each QR code.
+start before: the compiled form of each regular expression compiled while starting, the code
+the standard library generates for each dataclass and named tuple defined while starting, and
+the mask chosen for each QR code.
 
 Most of a start is importing Textual and Rich, and they compile about ninety regular
 expressions as they load (Textual's CSS tokenizer alone dozens). Python's `re` parses each
 pattern and generates its matcher code in pure Python, a fifteenth of the CPU before the first
 frame (about 0.15 s on a Pi); and choosing the best of a QR code's eight masks is about as
-much again per code. Both give the same answer every time for the same input, so a start
-reuses what the last one worked out and computes only what is new.
+much again per code. Every dataclass has its methods (__init__, __repr__, __eq__, ...) and
+every named tuple its __new__ written out as source text and compiled as the class is made:
+Textual, Rich and the rules define about three hundred of them while loading, as much again
+(92 of 1429 million instructions to the join screen's first frame, counted with valgrind).
+All of these give the same answer every time for the same input, so a start reuses what the
+last one worked out and computes only what is new.
 
-The file holds no secret: QR codes are known by a hash of what they encode. A missing,
-damaged or foreign file (another Python, another format) is ignored and rewritten; a file
-that cannot be written (a full card) only means the next start computes it all again.
+The file holds no secret: QR codes are known by a hash of what they encode. It holds code the
+kiosk runs, as Python's own __pycache__ does, so it lives in the kiosk's own data directory,
+which only the kiosk's user may write. A missing, damaged or foreign file (another Python,
+another format) is ignored and rewritten; a file that cannot be written (a full card) only
+means the next start computes it all again.
 
-    begin(data_dir)     before Textual is imported: read the file, hook `re`'s compiler
+    begin(data_dir)     before Textual is imported: read the file, hook `re`'s compiler and
+                        the compiling of dataclasses and collections
     qr_mask(data)       the mask chosen last time for this code, or None
     remember_qr_mask(data, mask)
-    finish()            at the first frame: unhook `re`; a function that writes what is new
+    finish()            at the first frame: unhook them; a function that writes what is new
                         (run it off the event loop), or None when nothing is
 
 The window ends at the first frame on purpose: what is compiled later (the web server's
@@ -25,11 +33,15 @@ file written at every start for nothing.
 """
 from __future__ import annotations
 
+import builtins
+import collections
+import dataclasses
 import hashlib
 import logging
 import marshal
 import os
 import sys
+import types
 from collections.abc import Callable
 from re import _compiler, _parser
 
@@ -39,7 +51,10 @@ log = logging.getLogger(__name__)
 
 FILE = "warm-start"
 # The compiled form is the interpreter's own: another Python (an upgrade) ignores the file.
-FORMAT = (1, sys.version, _sre.MAGIC, _sre.CODESIZE)
+FORMAT = (2, sys.version, _sre.MAGIC, _sre.CODESIZE)
+# The stdlib modules that compile generated source text, and the builtin each calls to do it:
+# a module global of that name is found before the builtin, by those calls alone.
+GENERATORS = ((dataclasses, "exec"), (collections, "eval"))
 
 _original = _compiler.compile
 _path: str | None = None
@@ -47,24 +62,47 @@ _kept: dict = {}  # pattern key -> what _sre.compile takes: the file's
 _used: dict = {}  # the same for what this start compiled: the next file
 _masks: dict[str, int] = {}  # QR code hash -> mask: the file's, and those chosen since
 _masks_used: dict[str, int] = {}  # those this start drew: the next file
+_codes: dict = {}  # (builtin, generated source) -> its code object: the file's
+_codes_used: dict = {}  # the same for what this start generated: the next file
 _new = False
 
 
 def begin(data_dir: str) -> None:
-    global _path, _kept, _used, _masks, _masks_used, _new
+    global _path, _kept, _used, _masks, _masks_used, _codes, _codes_used, _new
     _path, _new = os.path.join(data_dir, FILE), False
-    _kept, _used, _masks, _masks_used = {}, {}, {}, {}
+    _kept, _used, _masks, _masks_used, _codes, _codes_used = {}, {}, {}, {}, {}, {}
     try:
         with open(_path, "rb") as file:
             kept = marshal.loads(file.read())
-        if kept[0] == FORMAT and isinstance(kept[1], dict) and isinstance(kept[2], dict):
-            _kept, _masks = kept[1], kept[2]
+        if kept[0] == FORMAT and all(isinstance(part, dict) for part in kept[1:4]):
+            _kept, _masks, _codes = kept[1], kept[2], kept[3]
     except FileNotFoundError:
         pass
     except Exception as error:  # damaged: a torn write cannot be (see _writer), a bad card can
         log.warning("the warm-start file %s is unreadable (%s): starting without it",
                     _path, error)
     _compiler.compile = _compile
+    for module, builtin in GENERATORS:
+        setattr(module, builtin, _generated(builtin))
+
+
+def _generated(builtin: str) -> Callable:
+    """exec or eval for a generator module: its source text compiled as the builtin would
+    compile it (no __future__ flags: the stdlib modules calling it have none), or the code
+    the last start compiled from the same text."""
+    run = getattr(builtins, builtin)
+
+    def compiled(source, *args, **kwargs):
+        global _new
+        if not isinstance(source, str):
+            return run(source, *args, **kwargs)
+        key = (builtin, source)
+        code = _codes.get(key)
+        if not isinstance(code, types.CodeType):  # not kept, or a damaged entry
+            code, _new = compile(source, "<string>", builtin, dont_inherit=True), True
+        _codes_used[key] = code
+        return run(code, *args, **kwargs)
+    return compiled
 
 
 def _compile(pattern, flags=0):
@@ -122,16 +160,21 @@ def remember_qr_mask(data: str, mask: int) -> None:
 
 
 def finish() -> Callable[[], None] | None:
-    """Unhook `re` (what is compiled after the start is compiled as usual); what to write."""
-    global _path, _kept, _used, _masks_used
+    """Unhook `re` and the generators (what is compiled after the start is compiled as
+    usual); what to write."""
+    global _path, _kept, _used, _masks_used, _codes, _codes_used
     _compiler.compile = _original
+    for module, builtin in GENERATORS:
+        if isinstance(module.__dict__.get(builtin), types.FunctionType):  # ours, not a builtin
+            del module.__dict__[builtin]  # the builtin is found again
     path, _path = _path, None
-    used, masks, _kept, _used, _masks_used = _used, _masks_used, {}, {}, {}
+    used, masks, codes = _used, _masks_used, _codes_used
+    _kept, _used, _masks_used, _codes, _codes_used = {}, {}, {}, {}, {}
     if path is None or not _new:
         return None
     # Only what this start used: the file never grows past one start's worth (every game
     # has new codes). The masks stay in memory: codes drawn later look them up.
-    return _writer(path, marshal.dumps((FORMAT, used, masks)))
+    return _writer(path, marshal.dumps((FORMAT, used, masks, codes)))
 
 
 def _writer(path: str, data: bytes) -> Callable[[], None]:

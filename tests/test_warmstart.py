@@ -1,8 +1,11 @@
-"""The warm start (companion/warmstart.py): a restart takes the compiled regular expressions
-and the QR masks from what the start before worked out, and gets exactly what working them out
-afresh gives; a damaged or unwritable file costs only the time it would have saved."""
+"""The warm start (companion/warmstart.py): a restart takes the compiled regular expressions,
+the code generated for dataclasses and named tuples, and the QR masks from what the start
+before worked out, and gets exactly what working them out afresh gives; a damaged or
+unwritable file costs only the time it would have saved."""
 from __future__ import annotations
 
+import collections
+import dataclasses
 import logging
 import marshal
 import re
@@ -34,6 +37,7 @@ def unhooked():
     yield
     warmstart.finish()
     assert re._compiler.compile is warmstart._original
+    assert "exec" not in vars(dataclasses) and "eval" not in vars(collections)
 
 
 def compiled() -> list[re.Pattern]:
@@ -75,15 +79,15 @@ def test_the_hook_is_gone_once_the_start_is_done(tmp_path):
 def entry_with_bad_code() -> bytes:
     pattern, flags = PATTERNS[0]
     return marshal.dumps((warmstart.FORMAT, {(pattern, flags): (0, [9999], 0, {}, (None,))},
-                          {}))
+                          {}, {}))
 
 
 @pytest.mark.parametrize("damage", [
     lambda real: b"",
     lambda real: b"not marshal at all \x00\xff",
     lambda real: real[:len(real) // 2],                        # a torn write
-    lambda real: marshal.dumps(((0, "another python"), {}, {})),  # another format
-    lambda real: marshal.dumps((warmstart.FORMAT, "not a table", {})),
+    lambda real: marshal.dumps(((0, "another python"), {}, {}, {})),  # another format
+    lambda real: marshal.dumps((warmstart.FORMAT, "not a table", {}, {})),
     lambda real: entry_with_bad_code(),                        # _sre refuses the code
 ], ids=["empty", "garbage", "torn", "foreign", "wrong-types", "bad-code"])
 def test_a_damaged_file_is_ignored_and_rewritten(tmp_path, damage):
@@ -112,6 +116,64 @@ def test_a_file_that_cannot_be_written_costs_only_the_next_start(tmp_path, caplo
     assert new and patterns == compiled()
     assert "cannot keep" in caplog.text
     assert sorted(p.name for p in tmp_path.iterdir()) == [warmstart.FILE]  # no part left
+
+
+def classes():
+    """A dataclass and a named tuple with what changes their generated code: defaults, a
+    default factory, frozen, slots, annotations, keyword-only fields."""
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Seat:
+        name: str
+        dice: tuple[int, ...] = (2, 2)
+        notes: list = dataclasses.field(default_factory=list, compare=False)
+        _: dataclasses.KW_ONLY
+        seat: int = 0
+
+    Point = collections.namedtuple("Point", ["x", "y"], defaults=[0])
+    return Seat, Point
+
+
+def behaviour(Seat, Point) -> tuple:
+    """What a program could notice of the classes: their instances and generated methods."""
+    a, b = Seat("Ana", seat=3), Seat("Ana", (1,), ["x"])
+    try:
+        a.name = "Ben"
+        frozen = False
+    except dataclasses.FrozenInstanceError:
+        frozen = True
+    methods = [Seat.__init__, Seat.__repr__, Seat.__eq__, Seat.__hash__, Point.__new__]
+    return (repr(a), a == Seat("Ana", seat=3), a == b, hash(a) == hash(Seat("Ana", seat=3)),
+            frozen, Seat.__init__.__annotations__, repr(Point(1)), Point(1, 2)._asdict(),
+            Point.__new__.__defaults__,
+            [(m.__code__.co_code, m.__code__.co_filename, m.__code__.co_flags, m.__qualname__)
+             for m in methods])
+
+
+def test_a_restart_makes_dataclasses_and_named_tuples_from_the_file_as_python_does(tmp_path):
+    afresh = behaviour(*classes())
+    for new in (True, False):  # the first start compiles and keeps; the second reads
+        warmstart.begin(str(tmp_path))
+        made = behaviour(*classes())
+        keep = warmstart.finish()
+        # the same code, compiled with Python's own flags (the generated methods' co_flags),
+        # not the warm-start module's `from __future__ import annotations`
+        assert made == afresh
+        assert (keep is not None) == new, "a restart finds every generated method in the file"
+        if keep is not None:
+            keep()
+
+
+def test_a_damaged_code_entry_is_compiled_again(tmp_path):
+    warmstart.begin(str(tmp_path))
+    classes()
+    warmstart.finish()()
+    path = tmp_path / warmstart.FILE
+    fmt, patterns, masks, codes = marshal.loads(path.read_bytes())
+    path.write_bytes(marshal.dumps((fmt, patterns, masks, {k: "not code" for k in codes})))
+    warmstart.begin(str(tmp_path))
+    made = behaviour(*classes())
+    assert warmstart.finish() is not None, "what the damaged entries lost is kept again"
+    assert made == behaviour(*classes())
 
 
 def qrcode_own_matrix(data: str) -> tuple:
