@@ -52,8 +52,9 @@ def rolls(view: dict, lang: str, width: int = NARROW["over-rolls"]) -> Text:
         if f["k"] in ("rolled", "submitted", "corporation_rolled", "corporation_unseen"):
             before, after = say(lang, f"over.{f['k']}", dice="\0").split("\0")
             style = "" if f["k"] in ("submitted", "corporation_unseen") else "cyan"
-            # Shadow Corporation's facts give faces: every corporation die, the unseen too.
-            dice = f.get("dice") or [("corporation", face) for face in f["faces"]]
+            # Shadow Corporation's facts give faces: every corporation die, the unseen too,
+            # right after the line that names them ("rolled the corporation dice -2 -1 0")
+            dice = f.get("dice") or f["faces"]
             flow(t, [(f"{seat_label(view, f['seat'])}:", "bold"), (before.strip(), style)] +
                  [(face_text(lang, d), style) for d in dice] +
                  ([(after.strip(), style)] if after.strip() else []), width, sep=" ",

@@ -103,8 +103,8 @@ def extra_values(w: Words, f: dict) -> dict:
         extra["task"] = w.task(f["card"])
     elif k == "malfunction_result":
         extra["short"] = f["difficulty"] - f["total"]
-    if "faces" in f:  # Shadow Corporation's corporation dice
-        extra["faces"] = w.dice([("corporation", face) for face in f["faces"]])
+    if "faces" in f:  # Shadow Corporation's corporation dice, which the sentence names
+        extra["faces"] = w.join(w.face(face) for face in f["faces"])
     return extra
 
 

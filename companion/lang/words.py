@@ -95,7 +95,12 @@ class Words:
     # --- dice ---
 
     def die(self, colour: str, face: int) -> str:
-        return self(f"game.die.{colour}", face=signed(face))
+        return self(f"game.die.{colour}", face=self.face(face))
+
+    @staticmethod
+    def face(face: int) -> str:
+        """A face as printed on the die: "+4", "-2"; a corporation die's blank side "0"."""
+        return signed(face) if face else "0"
 
     def dice(self, dice) -> str:
         """Rolled or submitted dice, as [colour, face] pairs."""

@@ -101,11 +101,15 @@ async def test_the_game_over_screen_shows_every_corporation_die(tmp_path):
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         shown = await settle(app, pilot)
-        hidden = f"kept hidden {faces[1]:d} corporation"
-        assert hidden not in shown
+        assert "kept hidden" not in shown
+        # the log names the dice once: "shows the corporation dice -1", not "-1 corporation"
+        assert re.search(rf"shows the corporation dice {faces[0]:d} *│", shown), shown
         await advance(room, lambda v: v["outcome"] is not None)
         shown = await settle(app, pilot)
-        assert "rolled the corporation dice" in shown and "kept hidden" in shown
+        rolls = " ".join(app.query_one("#over-rolls")._shown.plain.split())  # wraps undone
+        rolled = " ".join(f"{face:d}" for face in faces)
+        assert f"rolled the corporation dice {rolled}" in rolls
+        assert f"kept hidden {' '.join(f'{face:d}' for face in faces[1:])}" in rolls
 
 
 def end_conditions() -> set[tuple[str, str]]:
