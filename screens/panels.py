@@ -9,6 +9,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from companion.darkmoon.data import AREAS, FACES, TASKS, UNKNOWN
+from companion.lang.words import signed as printed
 
 from .pane import flow, heading, pad_rows, rows
 from .words import name_of, say, seat_label, signed
@@ -185,11 +186,9 @@ def _track(t: Text, lang: str, total: int, difficulty: int) -> None:
 
 
 def face_text(lang: str, face) -> str:
-    """A die's face as printed on it: "-2 weak", "+4 strong"; a corporation die's blank
-    face is "0" (no sign)."""
+    """A die's face as printed on it: "-2 weak", "+4 strong", a corporation die's "0"."""
     colour, value = face if isinstance(face, (list, tuple)) else (None, face)
-    number = signed(value) if value else "0"
-    return f"{number} {say(lang, 'die.' + colour)}" if colour else number
+    return f"{printed(value)} {say(lang, 'die.' + colour)}" if colour else printed(value)
 
 
 def _outcome(t: Text, lang: str, success, consequence, width: int = 40) -> None:

@@ -104,7 +104,7 @@ def extra_values(w: Words, f: dict) -> dict:
     elif k == "malfunction_result":
         extra["short"] = f["difficulty"] - f["total"]
     if "faces" in f:  # Shadow Corporation's corporation dice, which the sentence names
-        extra["faces"] = w.join(w.face(face) for face in f["faces"])
+        extra["faces"] = w.join(signed(face) for face in f["faces"])
     return extra
 
 

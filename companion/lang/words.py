@@ -16,7 +16,8 @@ def label(lang: str, kind: str, ident) -> str:
 
 
 def signed(face: int) -> str:
-    """A die face as printed: +4, -2 (ASCII minus: the kiosk's console font has no U+2212)."""
+    """A die face as printed: +4, -2, 0 (a corporation die's blank side has no sign; ASCII
+    minus: the kiosk's console font has no U+2212)."""
     return f"+{face}" if face > 0 else str(face)
 
 
@@ -95,12 +96,7 @@ class Words:
     # --- dice ---
 
     def die(self, colour: str, face: int) -> str:
-        return self(f"game.die.{colour}", face=self.face(face))
-
-    @staticmethod
-    def face(face: int) -> str:
-        """A face as printed on the die: "+4", "-2"; a corporation die's blank side "0"."""
-        return signed(face) if face else "0"
+        return self(f"game.die.{colour}", face=signed(face))
 
     def dice(self, dice) -> str:
         """Rolled or submitted dice, as [colour, face] pairs."""
