@@ -1,15 +1,19 @@
-"""The `darkmoon-companion` command: the composition root of the product."""
+"""The `darkmoon-companion` command: the composition root of the product.
+
+Only argparse is imported before main() runs: the warm start (companion.warmstart) must
+begin before the modules that compile as they load (asyncio, the rules, Textual) are
+imported, and it needs the data directory from the command line to begin. So every other
+module is imported where it is used, once main() has begun it.
+"""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
-import json
 import os
 import sys
 
-from . import hotspot, replay, verify
-from .darkmoon.data import VARIANTS
+
+DATA_DIR = "data"
 
 
 def serving_options(parser: argparse.ArgumentParser, suppress: bool = False) -> None:
@@ -24,7 +28,7 @@ def serving_options(parser: argparse.ArgumentParser, suppress: bool = False) -> 
     parser.add_argument("--address", default=default(None),
                         help="address put in the join codes (default: this machine's LAN IP, "
                              "followed as it changes)")
-    parser.add_argument("--data-dir", default=default("data"),
+    parser.add_argument("--data-dir", default=default(DATA_DIR),
                         help="where games are kept (default: ./data)")
     parser.add_argument("--kiosk", action="store_true", default=default(False),
                         help="full-screen appliance mode: no key quits")
@@ -32,6 +36,7 @@ def serving_options(parser: argparse.ArgumentParser, suppress: bool = False) -> 
                         help="the seat-button box's settings (default: "
                              "/etc/darkmoon-companion/buttons.toml; without it the keyboard "
                              "is the buttons)")
+    from . import hotspot
     hotspot.add_arguments(parser, suppress)
 
 
@@ -42,27 +47,48 @@ def main(argv: list[str] | None = None) -> int:
     # collects once and turns it back on). Every other command collects as usual.
     collecting = gc.isenabled()
     gc.disable()
+    from . import warmstart
+    argv = sys.argv[1:] if argv is None else list(argv)
+    warmstart.begin(data_dir_of(argv))  # a kiosk ends it at its first frame
     try:
         args = parse(argv)
         if args.command in (None, "demo"):
             return kiosk_command(args, demo=args.command == "demo")
+        warmstart.finish()  # only a kiosk's start is kept: the others compile as usual
         if collecting:
             gc.enable()
         if args.command == "simulate":
             return simulate_command(args)
         if args.command == "replay":
-            return replay.replay_command(args)
+            from .replay import replay_command
+            return replay_command(args)
         if args.command == "verify":
-            return verify.verify_command(args)
+            from .verify import verify_command
+            return verify_command(args)
         if args.command == "buttons":
             return buttons_command(args)
-        return hotspot.hotspot_command(args)
+        from .hotspot import hotspot_command
+        return hotspot_command(args)
     finally:
+        warmstart.finish()  # a kiosk that never drew its first frame keeps nothing either
         if collecting:
             gc.enable()
 
 
+def data_dir_of(argv: list[str]) -> str:
+    """The --data-dir that parse() will find, found with argparse alone (see the module's
+    docstring). A mistyped command line is parse()'s to refuse, not this."""
+    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    early.add_argument("--data-dir", default=DATA_DIR)
+    try:
+        return early.parse_known_args(argv)[0].data_dir
+    except argparse.ArgumentError:
+        return DATA_DIR
+
+
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    from . import hotspot, replay, verify
+    from .darkmoon.data import VARIANTS
     parser = argparse.ArgumentParser(
         prog="darkmoon-companion",
         description="A referee for the board game Dark Moon. With no command it starts the "
@@ -124,8 +150,9 @@ def kiosk_command(args, demo: bool) -> int:
     problem = port_problem(args.listen, args.port)
     if problem:
         return refuse(problem)
-    from . import warmstart
-    warmstart.begin(args.data_dir)  # before Textual is imported: it compiles as it loads
+    import asyncio
+
+    from . import hotspot
     from .net import base_url
     from .room import Room
     from .salvage import StoreUnavailable, open_room
@@ -253,6 +280,7 @@ def port_problem(address: str, port: int) -> str | None:
 
 
 def simulate_command(args) -> int:
+    import json
     from .darkmoon import BadSetup
     from .simulate import BOTS, simulate
     if args.games < 1:
