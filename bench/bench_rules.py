@@ -1,4 +1,5 @@
-"""Speed of the rules engine, against the targets the Table needs on a Raspberry Pi:
+"""Speed of the rules engine, against its targets (issue 2's on this machine, issue 12's on a
+Raspberry Pi's budget):
 
   (a) decide + evolve per command, as Table.submit runs them (api.step: one clone of the
       state, the command played once): p99 <= 1 ms here, <= 6 ms on the pi-class budget
@@ -7,6 +8,8 @@
   (b) replay of a 1,000-event game log (a Table starting up):      <= 100 ms
   (c) whole 5-player games between the sensible bots (simulate):   >= 20 games/s
   (d) the same with the Shadow Corporation expansion:                >= 20 games/s
+      ((b) to (d): issue 2 set them for this machine; on the pi-class budget they are
+      printed and not judged, as no issue sets them for a Pi)
 
 Run: .venv/bin/python bench/bench_rules.py [--games 200] [--search 0] [--quick] [--pi-class]
 --quick: 3 games for (a), 2 replays for (b), 20 games for (c), no targets judged (what the test
@@ -25,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from budget import parse, target  # noqa: E402
+from budget import on_pi_class, parse, target  # noqa: E402
 
 from companion.darkmoon import Setup, evolve, replay, start  # noqa: E402
 from companion.darkmoon.api import step  # noqa: E402
@@ -112,6 +115,9 @@ def main() -> None:
         args.games = min(args.games, 3)
     judge = (lambda met: "not judged: --quick") if args.quick else \
         (lambda met: "OK" if met else "MISSED")
+    # (b), (c) and (d) have targets for this machine only: the issues set none for a Pi.
+    judge_here = (lambda met: "this machine's target, not judged on the pi-class budget") \
+        if on_pi_class() else judge
     print(f"Python {sys.version.split()[0]}")
 
     a = bench_decide_evolve(args.games)
@@ -134,22 +140,22 @@ def main() -> None:
     print(f"(b) replay of one real game log: {len(events):,} events (7 helpful bots, seed "
           f"{seed}) in {ms:.1f} ms = {per_event * 1000:.1f} us/event")
     if len(events) >= 1000:
-        print(f"    target: 1,000 events <= 100 ms  [{judge(ms <= 100)}]")
+        print(f"    target: 1,000 events <= 100 ms  [{judge_here(ms <= 100)}]")
     else:
         print(f"    no game reached 1,000 events; extrapolated 1,000 events: "
               f"{per_event * 1000:.1f} ms      target: <= 100 ms  "
-              f"[{judge(per_event * 1000 <= 100)}]")
+              f"[{judge_here(per_event * 1000 <= 100)}]")
 
     games = 20 if args.quick else 300
     simulate(3 if args.quick else 20, 5, seed=10_000)  # warm-up
     c = simulate(games, 5, seed=20_000)
     print(f"(c) simulate: {c['games_per_second']:.0f} games/s ({games} sensible-bot games, "
           f"5 players, mean {c['mean_turns']:.1f} turns)      target: >= 20 games/s  "
-          f"[{judge(c['games_per_second'] >= 20)}]")
+          f"[{judge_here(c['games_per_second'] >= 20)}]")
     d = simulate(games, 5, seed=30_000, variants=("shadow_corporation",))
     print(f"(d) simulate with Shadow Corporation (issue 13): {d['games_per_second']:.0f} "
           f"games/s ({games} games as in (c), mean {d['mean_turns']:.1f} turns)      "
-          f"target: >= 20 games/s  [{judge(d['games_per_second'] >= 20)}]")
+          f"target: >= 20 games/s  [{judge_here(d['games_per_second'] >= 20)}]")
 
 
 if __name__ == "__main__":
