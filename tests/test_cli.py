@@ -162,7 +162,7 @@ async def test_the_product_draws_its_start_screen_then_serves_the_phones(tmp_pat
         assert product.stop() == 0
 
 
-async def test_a_restart_finds_the_whole_start_in_the_warm_start_file(tmp_path):
+async def test_the_warm_start_keeps_what_the_rules_and_asyncio_generate_as_they_load(tmp_path):
     """Issue 12: the warm start begins before the command imports the rules and asyncio,
     so what they generate as they load is kept too. It began after them, and every start
     on a Pi compiled the rules' dataclasses and asyncio's named tuples again."""
