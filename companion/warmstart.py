@@ -20,12 +20,14 @@ which only the kiosk's user may write. A missing, damaged or foreign file (anoth
 another format) is ignored and rewritten; a file that cannot be written (a full card) only
 means the next start computes it all again.
 
-    begin(data_dir)     before Textual is imported: read the file, hook `re`'s compiler and
-                        the compiling of dataclasses and collections
+    begin(data_dir)     before anything that compiles as it loads is imported (companion.cli
+                        begins it first thing): read the file, hook `re`'s compiler and the
+                        compiling of dataclasses and collections
     qr_mask(data)       the mask chosen last time for this code, or None
     remember_qr_mask(data, mask)
-    finish()            at the first frame: unhook them; a function that writes what is new
-                        (run it off the event loop), or None when nothing is
+    finish()            at the first frame: unhook them, log why the file was unreadable if
+                        it was; a function that writes what is new (run it off the event
+                        loop), or None when nothing is
 
 The window ends at the first frame on purpose: what is compiled later (the web server's
 imports) includes patterns built from sets, different at every start, which would have the
@@ -65,11 +67,14 @@ _masks_used: dict[str, int] = {}  # those this start drew: the next file
 _codes: dict = {}  # (builtin, generated source) -> its code object: the file's
 _codes_used: dict = {}  # the same for what this start generated: the next file
 _new = False
+# Why the file was not used, said at finish(): begin() runs before the kiosk has set up its
+# log (the journal, or a file beside the games), where a warning must land to be found.
+_unreadable: str | None = None
 
 
 def begin(data_dir: str) -> None:
-    global _path, _kept, _used, _masks, _masks_used, _codes, _codes_used, _new
-    _path, _new = os.path.join(data_dir, FILE), False
+    global _path, _kept, _used, _masks, _masks_used, _codes, _codes_used, _new, _unreadable
+    _path, _new, _unreadable = os.path.join(data_dir, FILE), False, None
     _kept, _used, _masks, _masks_used, _codes, _codes_used = {}, {}, {}, {}, {}, {}
     try:
         with open(_path, "rb") as file:
@@ -79,8 +84,7 @@ def begin(data_dir: str) -> None:
     except FileNotFoundError:
         pass
     except Exception as error:  # damaged: a torn write cannot be (see _writer), a bad card can
-        log.warning("the warm-start file %s is unreadable (%s): starting without it",
-                    _path, error)
+        _unreadable = f"the warm-start file {_path} is unreadable ({error}): started without it"
     _compiler.compile = _compile
     for module, builtin in GENERATORS:
         setattr(module, builtin, _generated(builtin))
@@ -162,7 +166,10 @@ def remember_qr_mask(data: str, mask: int) -> None:
 def finish() -> Callable[[], None] | None:
     """Unhook `re` and the generators (what is compiled after the start is compiled as
     usual); what to write."""
-    global _path, _kept, _used, _masks_used, _codes, _codes_used
+    global _path, _kept, _used, _masks_used, _codes, _codes_used, _unreadable
+    if _unreadable is not None:
+        log.warning("%s", _unreadable)
+        _unreadable = None
     _compiler.compile = _original
     for module, builtin in GENERATORS:
         if isinstance(module.__dict__.get(builtin), types.FunctionType):  # ours, not a builtin

@@ -109,6 +109,18 @@ def test_an_unreadable_file_is_reported_in_the_log(tmp_path, caplog):
     assert "unreadable" in caplog.text
 
 
+def test_an_unreadable_file_is_reported_once_the_kiosk_logs_where_it_is_read(tmp_path,
+                                                                              caplog):
+    """begin() runs before the kiosk has set up its log (the journal, or a file beside the
+    games): a warning then would reach only the terminal that Textual is about to take."""
+    (tmp_path / warmstart.FILE).write_bytes(b"\xff garbage")
+    with caplog.at_level(logging.WARNING, logger="companion.warmstart"):
+        warmstart.begin(str(tmp_path))
+        assert "started without it" not in caplog.text
+        warmstart.finish()
+    assert caplog.text.count("started without it") == 1
+
+
 def test_a_file_that_cannot_be_written_costs_only_the_next_start(tmp_path, caplog):
     (tmp_path / warmstart.FILE).mkdir()  # in the way of the rename, even for root
     with caplog.at_level(logging.WARNING, logger="companion.warmstart"):
