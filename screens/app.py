@@ -36,6 +36,7 @@ from .join import JoinView, StartView
 from .over import OverView
 from .notice import DamagedNotice
 from .pane import Pane
+from . import callbacks  # noqa: F401  (a partial's parameters are counted once)
 from . import repaint  # noqa: F401  (a repaint draws only the widgets under a change)
 
 log = logging.getLogger(__name__)
