@@ -13,7 +13,6 @@ import json
 import logging
 import secrets
 from pathlib import Path
-from typing import Callable
 
 from aiohttp import web
 
@@ -27,52 +26,17 @@ from ..replay import summary
 from ..room import PUBLIC, BadRequest, NotReady, Room, RoomError
 from . import guard
 from .payloads import Payloads, board_payload, host_payload, seat_payload
+from .streams import STREAMS_KEY, Streams, close_streams, stream
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "dm_phone"
 MAX_BODY = 16 * 1024  # a command is a few dozen bytes; anything big is not ours
-PING_SECONDS = 15     # a comment line now and then finds dead connections
 ROOM_KEY = web.AppKey("room", Room)
 PAYLOADS_KEY = web.AppKey("payloads", Payloads)
 PHONE = web.RequestKey("phone", str)  # this request's phone (its cookie), or None
-RETRY_MS = 2000       # how soon a browser's EventSource reconnects after a drop
 # Refusals aiohttp itself raises (no route, wrong method, body too big), with stable codes.
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 log = logging.getLogger(__name__)
-
-
-class Streams:
-    """The open event streams' wake-up events, so a shutdown can end them all at once; and
-    one timer for all of them that wakes each every PING_SECONDS to send a ping, rather than a
-    timer per stream made and cancelled at every wake-up (27 of them per command)."""
-
-    def __init__(self) -> None:
-        self.wakes: set[asyncio.Event] = set()
-        self.closing = False
-        self._timer: asyncio.TimerHandle | None = None
-
-    def add(self, wake: asyncio.Event) -> None:
-        self.wakes.add(wake)
-        if self._timer is None and not self.closing:
-            self._timer = asyncio.get_running_loop().call_later(PING_SECONDS, self._ping)
-
-    def _ping(self) -> None:
-        self._timer = None
-        for wake in self.wakes:
-            wake.set()
-        if self.wakes and not self.closing:
-            self._timer = asyncio.get_running_loop().call_later(PING_SECONDS, self._ping)
-
-    def close(self) -> None:
-        self.closing = True
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        for wake in list(self.wakes):
-            wake.set()
-
-
-STREAMS_KEY = web.AppKey("streams", Streams)
 
 
 def error_response(code: str, message: str, status: int) -> web.Response:
@@ -165,92 +129,6 @@ async def choices(request: web.Request) -> web.Response:
                               "faces": {colour: list(f) for colour, f in FACES.items()}})
 
 
-async def stream(request: web.Request, audiences: tuple, build: Callable[[str], bytes],
-                 allowed: Callable[[], object] = lambda: None) -> web.StreamResponse:
-    """Server-Sent Events: a whole payload now and after every change to `audiences`;
-    one-off messages for those audiences (a refused button press) as `notice` events.
-    `build(lang)` gives the payload's JSON; the language is read again for every message,
-    since a stream opened without ?lang= follows the room's language when the host changes it.
-    Woken with no change since its last message (the shared ping timer), it sends a ping.
-
-    `allowed` is asked again before every message: a seat re-bound to another phone, or a
-    game replaced by a new one, must stop reaching the phone that held it. The stream then
-    ends with a `refused` event carrying the same JSON error a request would get."""
-    room = request.app[ROOM_KEY]
-    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
-                                           "Cache-Control": "no-store",
-                                           "X-Accel-Buffering": "no"})
-    await response.prepare(request)
-    wake = asyncio.Event()
-    notices: list[dict] = []
-    changed = True  # the first message is a whole payload
-    counted, owed = False, 0  # this change counted; the writes the kiosk waits for
-    streams = request.app[STREAMS_KEY]
-
-    def heard(_audience, payload: dict | None) -> None:
-        nonlocal changed, counted, owed
-        if payload is not None:
-            notices.append(payload)
-        if not counted:  # the kiosk's redraw of this change waits for its write
-            counted = True
-            owed += 1
-            room.phones_first.woken()
-        changed = True
-        wake.set()
-
-    stops = [room.listen(audience, heard) for audience in audiences]
-    together = any(isinstance(audience, int) for audience in audiences)  # a seat's phone
-    streams.add(wake)
-    try:
-        await response.write(f"retry: {RETRY_MS}\n\n".encode())
-        wake.set()
-        while True:
-            await wake.wait()
-            wake.clear()
-            if streams.closing:
-                break
-            if not changed:
-                await response.write(b": ping\n\n")
-                continue
-            changed = False
-            sending, counted = counted, False  # a change heard from here on is the next's
-            try:
-                allowed()
-            except RoomError as error:
-                body = json.dumps({"error": {"code": error.code, "message": error.message}})
-                await response.write(f"event: refused\ndata: {body}\n\n".encode())
-                break
-            chunks = [b"event: view\ndata: " + build(lang_of(request, room)) + b"\n\n"]
-            for notice in notices:
-                body = json.dumps(notice, separators=(",", ":"), ensure_ascii=False)
-                chunks.append(f"event: notice\ndata: {body}\n\n".encode())
-            notices.clear()
-            # Every phone woken by the same change builds its payload first and writes it
-            # only after this yield, when all of them are built: the seven phones get a vote's
-            # reveal within a few sends of each other, not seven payload builds apart. The
-            # board and host pages hide no ballot: they write at once, a loop turn less each.
-            if together:
-                await asyncio.sleep(0)
-            if sending:  # just before the write: its bytes go out in this very turn
-                owed -= 1
-                room.phones_first.sent()
-            await response.write(b"".join(chunks))
-    except ConnectionResetError:
-        pass  # the phone went away; it reconnects and gets a whole payload again
-    finally:
-        for _ in range(owed):
-            room.phones_first.sent()
-        streams.wakes.discard(wake)
-        for stop in stops:
-            stop()
-    return response
-
-
-async def close_streams(app: web.Application) -> None:
-    """On shutdown, end every event stream now rather than after the shutdown timeout."""
-    app[STREAMS_KEY].close()
-
-
 # --- seats ---
 
 async def join_get(request: web.Request) -> web.Response:
@@ -321,8 +199,9 @@ async def seat_events(request: web.Request) -> web.StreamResponse:
     room = request.app[ROOM_KEY]
     seat = room.check_seat(request.match_info["token"], request[PHONE])
     token, phone = request.match_info["token"], request[PHONE]
-    return await stream(request, (seat, "room"),
-                        lambda lang: request.app[PAYLOADS_KEY].seat(seat, lang),
+    payloads = request.app[PAYLOADS_KEY]
+    return await stream(request, room, (seat, "room"),
+                        lambda: payloads.seat(seat, lang_of(request, room)),
                         lambda: room.check_seat(token, phone))
 
 
@@ -416,8 +295,9 @@ async def host_record(request: web.Request) -> web.Response:
 async def host_events(request: web.Request) -> web.StreamResponse:
     room = host_room(request)
     token, phone = request.match_info["token"], request[PHONE]
-    return await stream(request, (PUBLIC, "room"),
-                        lambda lang: request.app[PAYLOADS_KEY].host(lang),
+    payloads = request.app[PAYLOADS_KEY]
+    return await stream(request, room, (PUBLIC, "room"),
+                        lambda: payloads.host(lang_of(request, room)),
                         lambda: room.check_host(token, phone))
 
 
@@ -429,9 +309,10 @@ async def board_get(request: web.Request) -> web.Response:
 
 
 async def board_events(request: web.Request) -> web.StreamResponse:
+    room, payloads = request.app[ROOM_KEY], request.app[PAYLOADS_KEY]
     with request.app[guard.GUARD_KEY].public_stream(request.remote):  # no token: capped
-        return await stream(request, (PUBLIC, "room"),
-                            lambda lang: request.app[PAYLOADS_KEY].board(lang))
+        return await stream(request, room, (PUBLIC, "room"),
+                            lambda: payloads.board(lang_of(request, room)))
 
 
 def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:

@@ -219,8 +219,8 @@ async def test_a_quiet_stream_is_pinged_and_still_gets_the_next_view(
         room, set_up_game, open_stream, monkeypatch):
     """A comment line now and then finds a phone that went away; the stream goes on waiting
     for the next change after it."""
-    from companion.web import server
-    monkeypatch.setattr(server, "PING_SECONDS", 0.05)
+    from companion.web import streams
+    monkeypatch.setattr(streams, "PING_SECONDS", 0.05)
     table = await set_up_game(NAMES)
     stream = await open_stream(table.seats[0][0], table.seat_url(0, "/events"))
     first = await stream.next_view()
