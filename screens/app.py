@@ -293,12 +293,16 @@ class KioskApp(NetworkWatch, App):
 
     # --- keys ---
 
-    def on_key(self, event: events.Key) -> None:
-        button = keyboard.button_for(event.character or "") if event.character else None
-        if button is None:
-            return
-        event.stop()
-        self._box_press(Press(button[0], button[1], time.monotonic()))
+    async def on_event(self, event: events.Event) -> None:
+        # A seat key is a button press whatever has the focus: taken as it arrives, rather
+        # than after Textual has passed it to the screen and on up to the app again, two
+        # more turns of the loop and of Textual's message queues for every press.
+        if isinstance(event, events.Key) and not event.is_forwarded and event.character:
+            button = keyboard.button_for(event.character)
+            if button is not None:
+                self._box_press(Press(button[0], button[1], time.monotonic()))
+                return
+        await super().on_event(event)
 
     def _box_press(self, press: Press) -> None:
         """Any seat button, from any box or the keyboard, on the loop."""
