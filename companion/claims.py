@@ -3,7 +3,7 @@ phone's seat re-bound to a new code, and the randomness each seat's phone gives 
 Part of the Room (companion/room.py), under its lock and with its save-then-change commit:
 a claim is on disk before anyone is shown it, and a refused one changes nothing.
 
-A phone is told apart by the id its page keeps (`phone`), a seat or the host by a secret
+A phone is told apart by its cookie (`phone`), a seat or the host by a secret
 code (`token`) compared in constant time. One phone holds one seat: it cannot hold two
 seats' secrets at once. A refused claim is announced on the kiosk, never unseen.
 """

@@ -41,7 +41,10 @@ def test_an_interrupted_run_leaves_no_kiosk_behind(tmp_path, sig, workers):
          str(ROOT / "tests" / "interrupted_kiosk.py")],
         cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         env={**os.environ, "DARKMOON_KIOSK_PORT": str(port),
-             "DARKMOON_KIOSK_PIDFILE": str(pidfile)})
+             "DARKMOON_KIOSK_PIDFILE": str(pidfile)},
+        # Ctrl-C as at a terminal: a run started in the background by a shell without job
+        # control ignores SIGINT, and its children would inherit that and never stop
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     kiosk = None
     try:
         deadline = time.monotonic() + GUARD
@@ -52,7 +55,12 @@ def test_an_interrupted_run_leaves_no_kiosk_behind(tmp_path, sig, workers):
         assert children.group_alive(kiosk) and not port_free(port), "the kiosk is up"
 
         os.kill(run.pid, sig)  # Ctrl-C, or a CI timeout's SIGTERM, to pytest itself
-        out, _ = run.communicate(timeout=GUARD)
+        try:
+            out, _ = run.communicate(timeout=GUARD)
+        except subprocess.TimeoutExpired as stuck:
+            pytest.fail(f"the interrupted run did not end: {where(run.pid)}; kiosk "
+                        f"{where(kiosk)}; its output: "
+                        f"{(stuck.output or b'').decode(errors='replace')[-3000:]}")
         assert children.wait_gone(kiosk, GUARD), \
             "a process of the kiosk's group outlived the interrupted run"
         assert port_free(port), "the kiosk's port is still held"
@@ -95,6 +103,19 @@ def test_the_kiosk_stops_on_sigterm_even_when_nobody_reads_its_terminal(tmp_path
     finally:
         children.end(proc, signal.SIGKILL, 0)
         os.close(master)
+
+
+def where(pid: int) -> str:
+    """What a process is doing: its state, its signals and each thread's wait."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text().splitlines()
+        threads = [(tid, Path(f"/proc/{pid}/task/{tid}/wchan").read_text(),
+                    Path(f"/proc/{pid}/task/{tid}/comm").read_text().strip())
+                   for tid in os.listdir(f"/proc/{pid}/task")]
+    except OSError as error:
+        return f"{pid}: {error}"
+    keep = ("State", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt")
+    return f"{pid}: {[line for line in status if line.startswith(keep)]} threads {threads}"
 
 
 def writing_blocked(pid: int) -> bool:
