@@ -26,6 +26,9 @@ _alive: set[int] = set()  # process groups started and not yet ended
 def _die_with_parent(sig: int, then=None):
     def child_setup():  # runs in the child between fork and exec
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(sig))
+        # Ctrl-C as at a terminal: a run started in the background by a shell without job
+        # control ignores SIGINT, and a child would inherit that and never stop on one
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         if then is not None:
             then()
     return child_setup

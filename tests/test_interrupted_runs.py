@@ -41,10 +41,7 @@ def test_an_interrupted_run_leaves_no_kiosk_behind(tmp_path, sig, workers):
          str(ROOT / "tests" / "interrupted_kiosk.py")],
         cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         env={**os.environ, "DARKMOON_KIOSK_PORT": str(port),
-             "DARKMOON_KIOSK_PIDFILE": str(pidfile)},
-        # Ctrl-C as at a terminal: a run started in the background by a shell without job
-        # control ignores SIGINT, and its children would inherit that and never stop
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+             "DARKMOON_KIOSK_PIDFILE": str(pidfile)})
     kiosk = None
     try:
         deadline = time.monotonic() + GUARD
