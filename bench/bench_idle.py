@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
-from bench_start import free_port, spawn, stop  # noqa: E402
+from bench_start import free_port, installed_like_the_pi, spawn, stop  # noqa: E402
 from bench_web import cpu_seconds  # noqa: E402
 from budget import parse  # noqa: E402
 
@@ -78,9 +78,10 @@ def main() -> None:
                         help="idle time measured (default 30, 3 with --quick)")
     args = parse(parser)
     seconds = args.seconds or (3.0 if args.quick else 30.0)
-    with tempfile.TemporaryDirectory() as data:
+    with tempfile.TemporaryDirectory() as data, tempfile.TemporaryDirectory() as install:
         asyncio.run(game_in_play(Path(data)))
-        proc, master = spawn(["--data-dir", data, "--port", str(free_port())])
+        _, command = installed_like_the_pi(install)
+        proc, master = spawn(["--data-dir", data, "--port", str(free_port())], [command])
         try:
             wait_for_board(master)
             drain_for(master, SETTLE)

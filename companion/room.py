@@ -85,7 +85,9 @@ class Room(Claims):
                 self.table = Table.resume(store, self.lobby["game_id"])
                 self._watch_table()
         # Before the loop serves anyone: the first host code is on disk before it is shown.
-        store.put_setting(SETTING, self._record())
+        # A restart finds it there as it was (a commit's fsync less before the first frame).
+        if self._record() != saved:
+            store.put_setting(SETTING, self._record())
         if self.table is not None:
             self._writer.submit(_prepare_log, store)  # as after a deal (see _deal)
 

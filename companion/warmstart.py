@@ -1,7 +1,7 @@
 """What every start of the kiosk works out the same way, kept in the data directory from the
 start before: the compiled form of each regular expression compiled while starting, the code
-the standard library generates for each dataclass and named tuple defined while starting, and
-the mask chosen for each QR code.
+the standard library generates for each dataclass and named tuple defined while starting, the
+mask chosen for each QR code, and what the kiosk asks to keep (the stylesheets it parsed).
 
 Most of a start is importing Textual and Rich, and they compile about ninety regular
 expressions as they load (Textual's CSS tokenizer alone dozens). Python's `re` parses each
@@ -15,7 +15,8 @@ All of these give the same answer every time for the same input, so a start reus
 last one worked out and computes only what is new.
 
 The file holds no secret: QR codes are known by a hash of what they encode. It holds code the
-kiosk runs, as Python's own __pycache__ does, so it lives in the kiosk's own data directory,
+kiosk runs, as Python's own __pycache__ does (and pickles, which are code as much), so it
+lives in the kiosk's own data directory,
 which only the kiosk's user may write. A missing, damaged or foreign file (another Python,
 another format) is ignored and rewritten; a file that cannot be written (a full card) only
 means the next start computes it all again.
@@ -25,6 +26,9 @@ means the next start computes it all again.
                         compiling of dataclasses and collections
     qr_mask(data)       the mask chosen last time for this code, or None
     remember_qr_mask(data, mask)
+    collecting()        whether a start is under way (between begin and finish)
+    recall(kind, key)   bytes kept under (kind, key) by the start before, or None: what the
+    keep(kind, key, data)  kiosk works out itself (its parsed stylesheets: screens/stylecache.py)
     finish()            at the first frame: unhook them, log why the file was unreadable if
                         it was; a function that writes what is new (run it off the event
                         loop), or None when nothing is
@@ -53,7 +57,7 @@ log = logging.getLogger(__name__)
 
 FILE = "warm-start"
 # The compiled form is the interpreter's own: another Python (an upgrade) ignores the file.
-FORMAT = (2, sys.version, _sre.MAGIC, _sre.CODESIZE)
+FORMAT = (3, sys.version, _sre.MAGIC, _sre.CODESIZE)
 # The stdlib modules that compile generated source text, and the builtin each calls to do it:
 # a module global of that name is found before the builtin, by those calls alone.
 GENERATORS = ((dataclasses, "exec"), (collections, "eval"))
@@ -66,6 +70,8 @@ _masks: dict[str, int] = {}  # QR code hash -> mask: the file's, and those chose
 _masks_used: dict[str, int] = {}  # those this start drew: the next file
 _codes: dict = {}  # (builtin, generated source) -> its code object: the file's
 _codes_used: dict = {}  # the same for what this start generated: the next file
+_objects: dict = {}  # (kind, key) -> bytes: the file's
+_objects_used: dict = {}  # the same for what this start recalled or kept: the next file
 _new = False
 # Why the file was not used, said at finish(): begin() runs before the kiosk has set up its
 # log (the journal, or a file beside the games), where a warning must land to be found.
@@ -74,13 +80,15 @@ _unreadable: str | None = None
 
 def begin(data_dir: str) -> None:
     global _path, _kept, _used, _masks, _masks_used, _codes, _codes_used, _new, _unreadable
+    global _objects, _objects_used
     _path, _new, _unreadable = os.path.join(data_dir, FILE), False, None
     _kept, _used, _masks, _masks_used, _codes, _codes_used = {}, {}, {}, {}, {}, {}
+    _objects, _objects_used = {}, {}
     try:
         with open(_path, "rb") as file:
             kept = marshal.loads(file.read())
-        if kept[0] == FORMAT and all(isinstance(part, dict) for part in kept[1:4]):
-            _kept, _masks, _codes = kept[1], kept[2], kept[3]
+        if kept[0] == FORMAT and all(isinstance(part, dict) for part in kept[1:5]):
+            _kept, _masks, _codes, _objects = kept[1], kept[2], kept[3], kept[4]
     except FileNotFoundError:
         pass
     except Exception as error:  # damaged: a torn write cannot be (see _writer), a bad card can
@@ -163,10 +171,36 @@ def remember_qr_mask(data: str, mask: int) -> None:
         _new = True
 
 
+def collecting() -> bool:
+    """Whether a start is under way: between begin() and finish()."""
+    return _path is not None
+
+
+def recall(kind: str, key) -> bytes | None:
+    """What keep() kept under (kind, key) in the start before; None outside a start. `key`
+    is made of what marshal writes (str, bytes, numbers, tuples of them)."""
+    if _path is None:
+        return None
+    data = _objects.get((kind, key))
+    if not isinstance(data, bytes):  # not kept, or a damaged entry
+        return None
+    _objects_used[(kind, key)] = data
+    return data
+
+
+def keep(kind: str, key, data: bytes) -> None:
+    """Keep `data` for the next start's recall(kind, key); nothing outside a start."""
+    global _new
+    if _path is not None:
+        _objects_used[(kind, key)] = data
+        _new = True
+
+
 def finish() -> Callable[[], None] | None:
     """Unhook `re` and the generators (what is compiled after the start is compiled as
     usual); what to write."""
     global _path, _kept, _used, _masks_used, _codes, _codes_used, _unreadable
+    global _objects, _objects_used
     if _unreadable is not None:
         log.warning("%s", _unreadable)
         _unreadable = None
@@ -175,13 +209,14 @@ def finish() -> Callable[[], None] | None:
         if isinstance(module.__dict__.get(builtin), types.FunctionType):  # ours, not a builtin
             del module.__dict__[builtin]  # the builtin is found again
     path, _path = _path, None
-    used, masks, codes = _used, _masks_used, _codes_used
+    used, masks, codes, objects = _used, _masks_used, _codes_used, _objects_used
     _kept, _used, _masks_used, _codes, _codes_used = {}, {}, {}, {}, {}
+    _objects, _objects_used = {}, {}
     if path is None or not _new:
         return None
     # Only what this start used: the file never grows past one start's worth (every game
     # has new codes). The masks stay in memory: codes drawn later look them up.
-    return _writer(path, marshal.dumps((FORMAT, used, masks, codes)))
+    return _writer(path, marshal.dumps((FORMAT, used, masks, codes, objects)))
 
 
 def _writer(path: str, data: bytes) -> Callable[[], None]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import logging
 import os
 import select
@@ -29,19 +30,24 @@ from hardware import keyboard
 from hardware.pad import Notice, Press
 from hardware.source import KeyboardSource
 
-from .board import BoardView
 from .buttons import ButtonState, ButtonTestScreen
-from .help import HelpScreen
-from .join import JoinView, StartView
 from .network import NetworkWatch
-from .over import OverView
-from .notice import DamagedNotice
 from .pane import Pane
 from . import callbacks  # noqa: F401  (a partial's parameters are counted once)
 from . import repaint  # noqa: F401  (a repaint draws only the widgets under a change)
+from . import stylecache  # noqa: F401  (a start parses no stylesheet the last one parsed)
 
 log = logging.getLogger(__name__)
-PHASES = {"start": StartView, "join": JoinView, "play": BoardView, "over": OverView}
+# Each phase's view by module and class, imported as it is first made: a start draws one of
+# them, and the board and the game-over views are a tenth of the CPU a join screen's start
+# spends on importing before its first frame (with the help screen and the damage notice).
+PHASES = {"start": ("screens.join", "StartView"), "join": ("screens.join", "JoinView"),
+          "play": ("screens.board", "BoardView"), "over": ("screens.over", "OverView")}
+
+
+def phase_view_class(phase: str) -> type:
+    module, name = PHASES[phase]
+    return getattr(importlib.import_module(module), name)
 
 
 class KioskApp(NetworkWatch, App):
@@ -87,16 +93,18 @@ class KioskApp(NetworkWatch, App):
         self._sigterm = False
         self._making: set[str] = set()  # the phases' views being mounted
         self._keeping: asyncio.Task | None = None  # the warm-start file being written
+        self._help = None  # the help screen (F1) last opened
 
     def compose(self) -> ComposeResult:
         if self.salvage is not None:
+            from .notice import DamagedNotice
             yield DamagedNotice(self.salvage, id="damaged")
         # Only the phase on the screen is made before the first frame; the other phases'
         # views are made once it is shown (on_ready), or when first needed if that is
         # sooner. The board alone is a third of the kiosk's widgets, each styled twice.
         first = self.phase_shown(self.room.phase, self.room.table is not None)
         with ContentSwitcher(initial=first, id="phases"):
-            yield PHASES[first](id=first)
+            yield phase_view_class(first)(id=first)
         yield Pane(id="buttons-line")
 
     def phase_shown(self, phase: str, has_game: bool) -> str:
@@ -125,7 +133,7 @@ class KioskApp(NetworkWatch, App):
         self._making.update(wanted)
         try:
             for phase in wanted:
-                await switcher.add_content(PHASES[phase](id=phase))
+                await switcher.add_content(phase_view_class(phase)(id=phase))
         except MountError:
             return  # the kiosk is closing (SIGTERM soon after the start)
         self.sync()
@@ -266,7 +274,7 @@ class KioskApp(NetworkWatch, App):
         self._pending = False
         kiosk = self.room.kiosk_view()
         lang = self.room.lang
-        if self.salvage is not None and not self.query_one(DamagedNotice).follow(
+        if self.salvage is not None and not self.query_one("#damaged").follow(
                 kiosk["phase"], lang):
             self.action_dismiss_notice()
         if self.show_host and kiosk["host_token"] is None:
@@ -283,8 +291,8 @@ class KioskApp(NetworkWatch, App):
             switcher = self.query_one("#phases", ContentSwitcher)
             if switcher.current != phase:
                 switcher.current = phase
-        if isinstance(self.screen, HelpScreen):
-            self.screen.show(self.seat_names(kiosk), lang, not self.kiosk)
+        if self.screen is self._help:
+            self._help.show(self.seat_names(kiosk), lang, not self.kiosk)
         self.query_one("#buttons-line", Pane).show(self.button_state.line(
             lang, self.seat_names(kiosk), time.monotonic()))
 
@@ -334,11 +342,13 @@ class KioskApp(NetworkWatch, App):
             await asyncio.gather(*list(self.presses))
 
     def action_help(self) -> None:
-        if isinstance(self.screen, HelpScreen):
+        if self.screen is self._help:
             self.pop_screen()
             return
-        self.push_screen(HelpScreen(self.seat_names(self.room.room_view()), self.room.lang,
-                                    not self.kiosk))
+        from .help import HelpScreen
+        self._help = HelpScreen(self.seat_names(self.room.room_view()), self.room.lang,
+                                not self.kiosk)
+        self.push_screen(self._help)
 
     def action_button_test(self) -> None:
         if isinstance(self.screen, ButtonTestScreen):
@@ -377,7 +387,7 @@ class KioskApp(NetworkWatch, App):
     def action_dismiss_notice(self) -> None:
         if self.salvage is not None:
             self.salvage = None
-            self.query_one(DamagedNotice).remove()
+            self.query_one("#damaged").remove()
 
     def action_toggle_join(self) -> None:
         self.show_join = not self.show_join

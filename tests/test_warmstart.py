@@ -180,8 +180,9 @@ def test_a_damaged_code_entry_is_compiled_again(tmp_path):
     classes()
     warmstart.finish()()
     path = tmp_path / warmstart.FILE
-    fmt, patterns, masks, codes = marshal.loads(path.read_bytes())
-    path.write_bytes(marshal.dumps((fmt, patterns, masks, {k: "not code" for k in codes})))
+    fmt, patterns, masks, codes, objects = marshal.loads(path.read_bytes())
+    path.write_bytes(marshal.dumps((fmt, patterns, masks, {k: "not code" for k in codes},
+                                    objects)))
     warmstart.begin(str(tmp_path))
     made = behaviour(*classes())
     assert warmstart.finish() is not None, "what the damaged entries lost is kept again"
@@ -225,3 +226,25 @@ def test_the_file_holds_one_starts_worth_however_many_games_have_passed(tmp_path
     assert max(sizes) - min(sizes) <= 8  # digits in the patterns aside, one start's worth
     warmstart.begin(str(tmp_path))
     assert warmstart.qr_mask(f"{SEAT_URL}4") == 4 and warmstart.qr_mask(f"{SEAT_URL}0") is None
+
+
+def test_what_the_kiosk_keeps_comes_back_at_the_next_start_only_while_it_is_used(tmp_path):
+    assert warmstart.recall("sheet", "a") is None and not warmstart.collecting()
+    warmstart.keep("sheet", "a", b"outside a start")  # nothing to keep it for
+    warmstart.begin(str(tmp_path))
+    assert warmstart.collecting() and warmstart.recall("sheet", "a") is None
+    warmstart.keep("sheet", "a", b"rules of a")
+    warmstart.keep("sheet", ("b", 1), b"rules of b")
+    warmstart.finish()()
+    warmstart.begin(str(tmp_path))
+    assert warmstart.recall("sheet", "a") == b"rules of a"
+    assert warmstart.recall("other", "a") is None, "each kind has its own keys"
+    assert warmstart.finish() is None, "nothing new: the file stays as it is"
+    warmstart.begin(str(tmp_path))
+    assert warmstart.recall("sheet", "a") == b"rules of a"
+    warmstart.keep("sheet", "c", b"rules of c")
+    warmstart.finish()()  # something new: written with what this start used, b not
+    warmstart.begin(str(tmp_path))
+    assert warmstart.recall("sheet", ("b", 1)) is None
+    assert (warmstart.recall("sheet", "a"), warmstart.recall("sheet", "c")) == \
+        (b"rules of a", b"rules of c")
