@@ -13,7 +13,9 @@ Prints:
   * command acknowledged: the POST's round trip, its fsync included  (target p99 <= 40 ms)
   * the server process's resident memory, now and at its peak (target <= 120 MB)
   * with --kiosk (the whole Pi as it runs at the table): the kiosk drawn in the server's
-    process, and each command's time from its arrival to the kiosk's repaint  (target p99 <= 50 ms)
+    process, and each command's time from its arrival to the kiosk's repaint (reported, not
+    judged: the phones are written first and the kiosk redraws after them, by design; the
+    kiosk's 50 ms target is a seat button's press, bench_kiosk)
 
 Usage: .venv/bin/python bench/bench_web.py [--games N] [--seed S] [--data-dir DIR] [--quick]
                                             [--kiosk] [--pace SECONDS] [--pi-class]
@@ -335,8 +337,8 @@ def main() -> None:
     print(summary("command acknowledged (POST round trip, fsync included)", figures["ack"],
                   40, judged))
     if args.kiosk:
-        print(summary("command -> kiosk repaint (same process as the server)",
-                      [ms / 1000 for ms in kiosk], 50, judged))
+        print(summary("command -> kiosk repaint (same process as the server), after the "
+                      "phones", [ms / 1000 for ms in kiosk]))
     print(summary(f"vote reveal spread across the 7 phones ({len(figures['spread'])} votes)",
                   figures["spread"], 20, judged))
     print(f"server CPU time per command (its 27 updates included): "

@@ -39,8 +39,8 @@ from . import stylecache  # noqa: F401  (a start parses no stylesheet the last o
 
 log = logging.getLogger(__name__)
 # Each phase's view by module and class, imported as it is first made: a start draws one of
-# them, and the board and the game-over views are a tenth of the CPU a join screen's start
-# spends on importing before its first frame (with the help screen and the damage notice).
+# them. The board and game-over views, the help screen and the damage notice were 1.5% of
+# the CPU of a join screen's start (15 of 1,026 million instructions, valgrind).
 PHASES = {"start": ("screens.join", "StartView"), "join": ("screens.join", "JoinView"),
           "play": ("screens.board", "BoardView"), "over": ("screens.over", "OverView")}
 
