@@ -64,12 +64,14 @@ def installed_like_the_pi(folder: str) -> tuple[str, str]:
     The checkout's .venv holds an editable install (scripts/bootstrap.sh, for development):
     setuptools puts a finder in it that every start of that Python imports, with pathlib,
     urllib and importlib.util, before the product's first line: 15-25 ms of this machine's
-    CPU (perf stat), 0.1-0.3 s of a start on the Pi-class budget, that the Pi never spends. The same folders on sys.path by a .pth file
-    (whose own .pth files, the finder's among them, are not run) give the Pi's start."""
+    CPU (perf stat), 0.1-0.3 s of a start on the Pi-class budget, that the Pi never spends.
+    The same folders on sys.path by a .pth file (whose own .pth files, the finder's among
+    them, are not run) give the Pi's start."""
     venv.EnvBuilder(with_pip=False, symlinks=True).create(folder)
     python = Path(folder) / "bin" / "python"
-    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    where = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    site = subprocess.run([str(python), "-c", where], check=True, capture_output=True,
+                          text=True).stdout.strip()
     Path(site, "darkmoon-companion.pth").write_text(
         f"{ROOT}\n{sysconfig.get_paths()['purelib']}\n")
     command = Path(folder) / "bin" / "darkmoon-companion"
