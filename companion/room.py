@@ -85,9 +85,10 @@ class Room(Claims):
                 self.table = Table.resume(store, self.lobby["game_id"])
                 self._watch_table()
         # Before the loop serves anyone: the first host code is on disk before it is shown.
-        # A restart finds it there as it was (a commit's fsync less before the first frame).
-        if self._record() != saved:
-            store.put_setting(SETTING, self._record())
+        # A restart finds it there as it was: no commit (and its fsync) before the first frame.
+        record = self._record()
+        if record != saved:
+            store.put_setting(SETTING, record)
         if self.table is not None:
             self._writer.submit(_prepare_log, store)  # as after a deal (see _deal)
 

@@ -16,8 +16,7 @@ last one worked out and computes only what is new.
 
 The file holds no secret: QR codes are known by a hash of what they encode. It holds code the
 kiosk runs, as Python's own __pycache__ does (and pickles, which are code as much), so it
-lives in the kiosk's own data directory,
-which only the kiosk's user may write. A missing, damaged or foreign file (another Python,
+lives in the kiosk's own data directory, which only the kiosk's user may write. A missing, damaged or foreign file (another Python,
 another format) is ignored and rewritten; a file that cannot be written (a full card) only
 means the next start computes it all again.
 
@@ -179,7 +178,7 @@ def collecting() -> bool:
 def recall(kind: str, key) -> bytes | None:
     """What keep() kept under (kind, key) in the start before; None outside a start. `key`
     is made of what marshal writes (str, bytes, numbers, tuples of them)."""
-    if _path is None:
+    if not collecting():
         return None
     data = _objects.get((kind, key))
     if not isinstance(data, bytes):  # not kept, or a damaged entry
@@ -191,7 +190,7 @@ def recall(kind: str, key) -> bytes | None:
 def keep(kind: str, key, data: bytes) -> None:
     """Keep `data` for the next start's recall(kind, key); nothing outside a start."""
     global _new
-    if _path is not None:
+    if collecting():
         _objects_used[(kind, key)] = data
         _new = True
 

@@ -35,13 +35,11 @@ async def start(room, data_dir, monkeypatch, parsed: list) -> tuple[str, Stylesh
     """One start of the kiosk with the warm start on, as companion.cli starts it: the screen
     it draws once ready (colours included), its stylesheet, and what was parsed before its
     first frame (where the kiosk ends the warm start)."""
-    before_frame: list = []
-    frames: list = []
+    at_frame: list[list] = []  # what was parsed when the kiosk ended the warm start
     finish = warmstart.finish
 
     def at_first_frame():
-        frames.append(len(parsed))
-        before_frame.extend(parsed)
+        at_frame.append(list(parsed))
         return finish()
     monkeypatch.setattr(warmstart, "finish", at_first_frame)
     parsed.clear()
@@ -56,13 +54,13 @@ async def start(room, data_dir, monkeypatch, parsed: list) -> tuple[str, Stylesh
     finally:
         monkeypatch.setattr(warmstart, "finish", finish)
         keep = warmstart.finish()  # the kiosk finished it at its first frame: nothing left
-    assert keep is None and frames, "the kiosk ended the warm start at its first frame"
+    assert keep is None and at_frame, "the kiosk ended the warm start at its first frame"
     path = data_dir / warmstart.FILE
     for _ in range(1000):  # the kiosk writes it on a thread after its first frame
         if path.exists():
             break
         await asyncio.sleep(0.01)
-    return drawn, sheet, before_frame
+    return drawn, sheet, at_frame[0]
 
 
 async def test_a_restart_draws_the_join_screen_from_kept_stylesheets_as_parsed(
