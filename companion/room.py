@@ -56,8 +56,6 @@ class Room(Claims):
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="table-writer")
         self._lock = asyncio.Lock()  # room changes and command authorisation, in order
         self._listeners: list[tuple[object, Listener]] = []
-        self._in_flight = 0   # commands on the writer whose callers have no answer yet
-        self._held = False    # a table change heard meanwhile: told once they have it
         self.phones_first = PhonesFirst()  # the kiosk redraws a phone's command after them
         self._bots = Bots(self, seed, bot_delay)
         self.notices: list[dict] = []
@@ -83,7 +81,6 @@ class Room(Claims):
                 self.lobby = None
             else:
                 self.table = Table.resume(store, self.lobby["game_id"])
-                self._watch_table()
         # Before the loop serves anyone: the first host code is on disk before it is shown.
         # A restart finds it there as it was: no commit (and its fsync) before the first frame.
         record = self._record()
@@ -238,7 +235,6 @@ class Room(Claims):
         await self._commit(self._record(lobby=lobby))
         self.table = table
         self.games_dealt = max(self.games_dealt, table.game_id)
-        self._watch_table()
         # Before the game's first command, on the writer but not awaited: its commits then
         # overwrite a log file of full size instead of growing it (EventStore.prepare_log).
         self._writer.submit(_prepare_log, self.store)
@@ -292,7 +288,6 @@ class Room(Claims):
             raise NotReady("the game has not started")
         pending = asyncio.get_running_loop().run_in_executor(
             self._writer, self.table.submit, actor, command)
-        self._in_flight += 1
         pending.add_done_callback(self._answered)  # before the caller awaits it: runs first
         return pending
 
@@ -354,31 +349,14 @@ class Room(Claims):
         self.version += 1
         self._deliver(audience, None)
 
-    def _watch_table(self) -> None:
-        def changed(audience, _view):  # called on the writer thread after each command
-            loop = self.loop
-            if loop is not None and not loop.is_closed():
-                loop.call_soon_threadsafe(self._changed, audience)
-        self.table.subscribe(None, changed)
-
-    def _changed(self, _audience) -> None:
-        """A command changed the table (heard on the loop before its caller's answer). While a
-        caller waits, telling now would run every stream's payload (27 of them) before the
-        caller's reply: the phone's acknowledgement would wait for all of them. So it is
-        held until the caller has its answer (`_answered`)."""
-        if self._in_flight:
-            self._held = True
-        else:
-            self._tell_table()
-
-    def _answered(self, _pending: asyncio.Future) -> None:
-        """A queued command's result is in (stored, refused or failed). A held change is
-        told now: the listeners are told before the caller resumes, but the streams they wake
-        run in the loop's next turn, while the caller resumes in this one, just after this
-        callback, and sends its reply first."""
-        self._in_flight -= 1
-        if self._held:
-            self._held = False
+    def _answered(self, pending: asyncio.Future) -> None:
+        """A queued command's result is in, on the loop. Accepted, it changed the table: the
+        listeners are told now, before its caller resumes (this callback was added first),
+        but the streams they wake run in the loop's next turn, while the caller resumes in
+        this one and sends its reply first: a phone's acknowledgement never waits for the 27
+        views. Told from here rather than from the writer thread, a command costs the loop
+        one wake-up, not two."""
+        if not pending.cancelled() and pending.exception() is None:
             self._tell_table()
 
     def _tell_table(self) -> None:

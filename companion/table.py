@@ -1,4 +1,4 @@
-"""The Table: the one authority. Rules + durable event log + randomness + subscribers.
+"""The Table: the one authority. Rules + durable event log + randomness.
 
 Every input (button, phone, kiosk key, host) becomes `submit(actor, command)`. The rules
 decide; the events are committed to SQLite; only then does the state change and anyone hear
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from typing import Callable
 
 from .darkmoon import (Game, Position, Setup, public_view, seat_view, start, start_from,
                        waiting_for)
@@ -27,8 +26,6 @@ PUBLIC = "public"
 RULES_VERSION = 2
 LOG_LENGTH = 60  # facts sent with each view during play; once it is over, the whole log
 
-Subscriber = Callable[[object, dict], None]
-
 
 class Table:
     def __init__(self, store: EventStore, game_id: int, events: list[dict], seed: int | None,
@@ -42,7 +39,6 @@ class Table:
         # log from these instead of scanning every fact of the game once per seat per command.
         self._public: list[int] = []
         self._private: dict[int, list[tuple[int, dict]]] = {}
-        self._subscribers: list[tuple[object, Subscriber]] = []
         g = None
         for event in events:  # folds in place: a resumed game costs one replay, no copies
             g = apply_event(g, event)
@@ -102,15 +98,15 @@ class Table:
     # --- the one way in ---
 
     def submit(self, actor, command: dict) -> list[dict]:
-        """Decide, append durably, publish the new state, then notify. Raises a RulesError
-        (and changes nothing) for anything the rules refuse."""
+        """Decide, append durably, then publish the new state; the caller tells whoever
+        listens (companion.room, on its loop). Raises a RulesError (and changes nothing) for
+        anything the rules refuse."""
         g = self.state
         events, state = step(g, actor, command, _rng(self.seed, self.fair, g.state_id + 1))
         self.store.append(self.game_id, g.state_id + 2, events)
         for event in events:  # beyond the published count: no reader looks at them yet
             self._remember(event)
         self._head = (state, len(self.facts))  # one assignment: readers see old or new
-        self._notify()
         return events
 
     def _remember(self, event: dict) -> None:
@@ -178,24 +174,6 @@ class Table:
             places = sorted(places + [i for i, _ in private])
         facts = self.facts
         return [facts[i] for i in places]
-
-    def subscribe(self, audience, callback: Subscriber) -> Callable[[], None]:
-        """Call `callback(audience, view)` after every accepted command; `audience` is
-        PUBLIC or a seat number, or None for only the news of a change (view None: the room
-        builds each reader's view itself, so none is built for it here, on the hot path).
-        Returns a function that unsubscribes."""
-        entry = (audience, callback)
-        self._subscribers.append(entry)
-        return lambda: self._subscribers.remove(entry)
-
-    def _notify(self) -> None:
-        views: dict = {}
-        for audience, callback in list(self._subscribers):
-            if audience not in views:
-                views[audience] = (None if audience is None else
-                                   self.public_view() if audience == PUBLIC
-                                   else self.seat_view(audience))
-            callback(audience, views[audience])
 
 
 def _fair(seed: int | None, fair: Fair | None, players: int) -> Fair | None:

@@ -10,11 +10,14 @@ Threads: real pin callbacks arrive on lgpio's thread, mock ones synchronously on
 drives the pin, and a small ticker thread wakes Pads when a bounce has settled or a button
 may be stuck. Pads is not thread-safe, so one lock covers it; the presses it emits are
 handed to on_press while that lock is held, which keeps them in the order they happened.
+A press does not wake the ticker: on a Pi's one busy core a thread woken then takes CPU from
+the press's way to the table (see _tick_forever).
 """
 from __future__ import annotations
 
 import functools
 import logging
+import math
 import threading
 import time
 import warnings
@@ -62,6 +65,7 @@ class GpioSource:
         self._starting = False
         self._closed = False
         self._wake = threading.Event()
+        self._planned = math.inf  # when the ticker next ticks, on self._clock
         self._thread: threading.Thread | None = None
         self._lit: frozenset[int] | None = None  # None: not yet set, write every LED once
         factory = pin_factory if pin_factory is not None else _default_factory()
@@ -163,25 +167,35 @@ class GpioSource:
             if self._closed or self._pads is None:
                 return
             try:
-                self._pads.level(seat, colour, pressed, self._clock())
+                due = self._pads.level(seat, colour, pressed, self._clock())
             except Exception:
                 # Raising here would unwind into the pin driver's own thread.
                 log.exception("buttons: seat %d %s could not be read", seat + 1, colour)
-        # A new level may need a tick sooner than the ticker planned (settle, stuck).
-        self._wake.set()
+                due = None
+            # Only a bounce needs a tick sooner than planned: a stuck check is due
+            # stuck_after from now, and the ticker never plans further ahead than that.
+            sooner = due is not None and due < self._planned
+        if sooner:
+            self._wake.set()
 
     def _tick_forever(self) -> None:
         while True:
             self._wake.clear()  # before the tick: a level arriving after it wakes the wait
             if self._closed:  # read after the clear, so close()'s wake-up is never lost
                 return
-            try:
-                due = self.tick()
-            except Exception:
-                log.exception("buttons: the timed button checks failed")
-                due = None
-            timeout = None if due is None else max(0.0, due - self._clock())
-            self._wake.wait(timeout)
+            with self._lock:
+                now = self._clock()
+                try:
+                    due = self.tick(now)
+                except Exception:
+                    log.exception("buttons: the timed button checks failed")
+                    due = None
+                # At most stuck_after ahead, idle or not (one wake-up every 8 s by default):
+                # then a button going down is never due before the plan, and a press wakes
+                # nobody but the loop.
+                horizon = now + self._stuck_after
+                self._planned = horizon if due is None else min(due, horizon)
+            self._wake.wait(max(0.0, self._planned - self._clock()))
 
     def _close_devices(self) -> None:
         for _, _, device in self._buttons:

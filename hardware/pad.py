@@ -67,8 +67,9 @@ class Pads:
                          for seat in range(seats) for colour in COLOURS}
         self._chorded: set[int] = set()  # seats whose BLACK+RED counted as GREY
 
-    def level(self, seat: int, colour: str, pressed: bool, now: float) -> None:
-        """A box reports that a button is now down (pressed) or up."""
+    def level(self, seat: int, colour: str, pressed: bool, now: float) -> float | None:
+        """A box reports that a button is now down (pressed) or up. Returns when tick() must
+        next run for this button (a bounce has settled, or it may be stuck), or None."""
         button = self._buttons.get((seat, colour))
         if button is None:
             raise ValueError(f"no {colour} button at seat {seat} on a {self.seats}-seat box")
@@ -76,6 +77,9 @@ class Pads:
         if pressed != button.down and now >= button.changed_at + self.settle:
             self._change(seat, colour, button, now)
         # else: a bounce, or the level it already has; tick() reads it again once settled
+        if button.raw != button.down:
+            return button.changed_at + self.settle
+        return button.down_at + self.stuck_after if button.down and not button.stuck else None
 
     def tick(self, now: float) -> float | None:
         """Accept levels that have been steady for `settle` and find stuck buttons. Returns

@@ -10,11 +10,6 @@ import asyncio
 import gc
 import importlib
 import logging
-import os
-import select
-import signal
-import sys
-import threading
 import time
 
 from textual import events
@@ -32,6 +27,7 @@ from hardware.source import KeyboardSource
 
 from .buttons import ButtonState, ButtonTestScreen
 from .network import NetworkWatch
+from .stopping import Stopping
 from .pane import Pane
 from . import callbacks  # noqa: F401  (a partial's parameters are counted once)
 from . import repaint  # noqa: F401  (a repaint draws only the widgets under a change)
@@ -50,7 +46,7 @@ def phase_view_class(phase: str) -> type:
     return getattr(importlib.import_module(module), name)
 
 
-class KioskApp(NetworkWatch, App):
+class KioskApp(NetworkWatch, Stopping, App):
     CSS_PATH = "kiosk.tcss"
     # Nobody at the table needs a command palette; in kiosk mode it would be a way out.
     ENABLE_COMMAND_PALETTE = False
@@ -90,7 +86,6 @@ class KioskApp(NetworkWatch, App):
         self._unlisten: list = []
         self._pending = False
         self._quiet: asyncio.TimerHandle | None = None  # the full collection when quiet
-        self._sigterm = False
         self._making: set[str] = set()  # the phases' views being mounted
         self._keeping: asyncio.Task | None = None  # the warm-start file being written
         self._help = None  # the help screen (F1) last opened
@@ -141,13 +136,7 @@ class KioskApp(NetworkWatch, App):
     async def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
         self.room.attach(loop)
-        try:  # Textual ignores SIGTERM; systemd stops the kiosk with it. A plain handler,
-            # not the loop's: it runs even while the loop is stuck on a terminal nobody reads.
-            self._loop = loop
-            self._sigterm_before = signal.signal(signal.SIGTERM, self._terminated)
-            self._sigterm = True
-        except (NotImplementedError, RuntimeError, ValueError):
-            pass  # not the main thread: whoever runs us handles signals
+        self.watch_stopping(loop)  # systemd's SIGTERM, a terminal gone (screens/stopping.py)
         self._unlisten = [self.room.listen("presses", self._press_refused),
                           self.room.listen("room", self._heard),
                           self.room.listen(PUBLIC, self._heard)]
@@ -158,8 +147,6 @@ class KioskApp(NetworkWatch, App):
         self.show_leds()
         self.sync()
         self.watch_network()  # the join codes follow the Pi's address (issue 4)
-        if not self.is_headless:
-            self.set_interval(self.TERMINAL_EVERY, self.check_terminal)
 
     async def on_ready(self) -> None:
         """The first frame is on the screen: now serve the phones. Importing aiohttp and
@@ -189,41 +176,15 @@ class KioskApp(NetworkWatch, App):
         gc.enable()
         self.serving.set()
 
-    STOP_GRACE = 5.0  # seconds a SIGTERM'd kiosk has to exit cleanly (systemd allows 15)
-
-    def _terminated(self, _signum=None, _frame=None) -> None:
-        """SIGTERM: exit cleanly; and if the exit cannot finish, end the process anyway.
-        Textual's exit waits for its last writes to the terminal, which block for ever once
-        nobody reads the terminal (a test runner interrupted, a stalled console): the kiosk
-        would hold its port and ignore SIGTERM. Everything acknowledged is already on disk."""
-        log.info("SIGTERM: the kiosk stops")
-        if not self.is_headless:  # a terminal to block on; headless (tests) never blocks,
-            # and a process that goes on after the kiosk (a test run) must not be ended
-            watchdog = threading.Timer(self.STOP_GRACE, os._exit, (0,))
-            watchdog.daemon = True
-            watchdog.start()
-        self._loop.call_soon_threadsafe(self.exit)
-
     async def on_unmount(self) -> None:
         for unlisten in self._unlisten:
             unlisten()
         if self._quiet is not None:
             self._quiet.cancel()
         self.buttons.close()
-        if self._sigterm:
-            signal.signal(signal.SIGTERM, self._sigterm_before or signal.SIG_DFL)
+        self.stop_watching()
         if self._runner is not None:
             await self._runner.cleanup()
-
-    TERMINAL_EVERY = 2.0  # seconds; a check is one poll() of the input
-
-    def check_terminal(self) -> None:
-        """Exit once the terminal is gone (a terminal emulator or test harness that closed
-        its end of our pseudo-terminal without a hang-up signal): Textual's input thread
-        would otherwise read end-of-file in a loop at full CPU for as long as we run."""
-        if terminal_gone(sys.__stdin__.fileno()):
-            log.warning("the terminal has gone away: the kiosk stops")
-            self.exit()
 
     # --- drawing ---
 
@@ -402,10 +363,3 @@ class KioskApp(NetworkWatch, App):
     def action_help_quit(self) -> None:
         pass  # Ctrl+C: Textual would suggest Ctrl+Q; at the table neither quits
 
-
-def terminal_gone(fd: int) -> bool:
-    """True when `fd` has hung up: poll() always reports POLLHUP, asked for or not. A
-    console (tty1) never hangs up; a pseudo-terminal does when its other end is closed."""
-    poller = select.poll()
-    poller.register(fd, 0)
-    return any(mask & select.POLLHUP for _fd, mask in poller.poll(0))

@@ -268,6 +268,30 @@ def test_the_ticker_thread_reports_a_stuck_button_on_its_own(mock_factory):
     assert not any(t.name == "gpio-buttons" for t in threading.enumerate())
 
 
+def test_the_ticker_thread_counts_a_tap_shorter_than_the_settle_time(mock_factory):
+    """The release of a quick tap comes within the settle time, like a bounce: nothing
+    counts until it has settled. The ticker sleeps up to stuck_after (here a minute), so only
+    being woken for that release makes it count now rather than a minute later."""
+    counted = threading.Event()
+    presses: list[Press] = []
+
+    def on_press(press):
+        presses.append(press)
+        counted.set()
+
+    source = GpioSource(EXAMPLE, pin_factory=mock_factory, settle=0.2, stuck_after=60)
+    source.start(on_press, lambda notice: None)
+    try:
+        pin = mock_factory.pin(EXAMPLE[2].black)
+        pin.drive_low()
+        pin.drive_high()  # well within the 0.2 s settle time
+        assert presses == []
+        assert counted.wait(WAIT)  # nobody calls tick(): the ticker does
+        assert [(p.seat, p.colour) for p in presses] == [(2, BLACK)]
+    finally:
+        source.close()
+
+
 # --- end to end: a pin press is a command in the game ---
 
 class Kiosk:
