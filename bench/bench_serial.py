@@ -5,10 +5,10 @@ A real Room on a real SQLite file (the durable commit's fsync included), the Ser
 reader thread as in production (pyserial on a real pty pair), and the simulated box
 (hardware/simbox.py: the Pico's own firmware logic on virtual pins). Every seat has a GREY
 button, so a press counts the moment its DN line arrives. The box's fingers move on their own
-thread; the source hands each press to the Room on the asyncio loop with
-run_coroutine_threadsafe, as the kiosk does. Bots play the game on to each moment where a
-button means something: a malfunction's IN/OUT (the seat whose turn it is) or a vote (a seat
-that has not voted yet).
+thread; the source hands each press to the loop with call_soon_threadsafe, where a task
+takes it to the Room, as the kiosk does (bench_gpio.Hand). Bots play the game on to each
+moment where a button means something: a malfunction's IN/OUT (the seat whose turn it is) or
+a vote (a seat that has not voted yet).
 
 The clock starts just before the box writes its DN line to the pty and stops when
 room.press() returns the accepted command on the loop. Also printed: the part up to
@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from budget import parse, target  # noqa: E402
-from bench_gpio import (REST, button_for, figures, next_moment, room_press_alone,  # noqa: E402
-                        timed_hand_off)
+from bench_gpio import (REST, Commits, Hand, button_for, figures, next_moment,  # noqa: E402
+                        room_press_alone)
 
 from hardware.serialbox import SerialSource  # noqa: E402
 from hardware.simbox import SimBox  # noqa: E402
@@ -57,9 +57,8 @@ async def measure(room, samples: int, seed: int) -> tuple[list[float], list[floa
     loop = asyncio.get_running_loop()
     fingers = ThreadPoolExecutor(1, thread_name_prefix="fingers")
     sim = SimBox(seats=SEATS, grey=range(SEATS))
-    accepted: list = []
+    hand = Hand(room, loop)
     connected = asyncio.Event()
-    on_press = timed_hand_off(room, loop, accepted)
 
     def on_notice(notice):
         if notice.kind == "connected":
@@ -69,7 +68,7 @@ async def measure(room, samples: int, seed: int) -> tuple[list[float], list[floa
 
     # the config file's default settle, as the kiosk passes it
     source = SerialSource(sim.path, settle=0.02)
-    source.start(on_press, on_notice)
+    source.start(hand.on_press, on_notice)
     latencies: list[float] = []
     handed: list[float] = []
     try:
@@ -84,22 +83,20 @@ async def measure(room, samples: int, seed: int) -> tuple[list[float], list[floa
                 sim.press(seat, colour)
                 return sim.last_write  # just before the DN line went into the pty
 
-            accepted.clear()
+            hand.counted, hand.landed = 0, loop.create_future()
             start = await loop.run_in_executor(fingers, down)
-            deadline = time.monotonic() + WAIT
-            while not accepted:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"no press counted for seat {seat} {colour}")
-                await asyncio.sleep(0.001)
-            command, reached, done = await asyncio.wrap_future(accepted[0])
+            try:
+                command, reached, done = await asyncio.wait_for(hand.landed, WAIT)
+            except asyncio.TimeoutError:
+                raise RuntimeError(f"no press counted for seat {seat} {colour}") from None
             if command is None:
                 raise RuntimeError(f"seat {seat} {colour} was not accepted: {view['waiting']}")
             latencies.append((done - start) * 1000)
             handed.append((reached - start) * 1000)
             await loop.run_in_executor(fingers, sim.release, seat, colour)
             await asyncio.sleep(REST)
-            if len(accepted) != 1:
-                raise RuntimeError(f"{len(accepted)} presses counted for seat {seat} {colour}")
+            if hand.counted != 1:
+                raise RuntimeError(f"{hand.counted} presses counted for seat {seat} {colour}")
         dropped = source.dropped
     finally:
         source.close()
@@ -152,7 +149,8 @@ async def run(samples: int, data_dir: str | None):
         room.attach(asyncio.get_running_loop())
         try:
             latencies, handed, seed = await measure(room, samples, 0)
-            alone, _cpu, _ = await room_press_alone(room, samples, seed)
+            (alone, _cpu, _commit), _ = await room_press_alone(room, Commits(room.store),
+                                                               samples, seed)
         finally:
             await room.close()
             room.store.close()
