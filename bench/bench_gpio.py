@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import queue
 import statistics
@@ -114,9 +115,8 @@ class Hand:
         self.loop.call_soon_threadsafe(self._take, press)
 
     def _take(self, press) -> None:
-        landed = self.landed
         task = self.loop.create_task(self._to_table(press))
-        task.add_done_callback(lambda done: landed.done() or landed.set_result(done.result()))
+        task.add_done_callback(functools.partial(_settle, self.landed))
 
     async def _to_table(self, press):
         reached = time.perf_counter()
@@ -124,11 +124,20 @@ class Hand:
         return command, reached, time.perf_counter()
 
 
+def _settle(landed: asyncio.Future, done: asyncio.Task) -> None:
+    """The press's outcome to whoever waits for it: its figures, or what went wrong (a
+    failed press is an error at once, not a hang until HANG_GUARD)."""
+    if landed.done():
+        return
+    if done.exception() is not None:
+        landed.set_exception(done.exception())
+    else:
+        landed.set_result(done.result())
+
+
 class Commits:
     """The wall time of each of the store's appends (its SQLite transaction and the disk's
-    fsync), timed on the writer thread: how much of a slow press was this machine's disk,
-    whose fsync now and then stalls for 50-170 ms under other tenants' I/O. The pi-class
-    budget limits the CPU only; a Pi's SD card has latencies of its own."""
+    fsync), timed on the writer thread: how much of a slow press was the disk's."""
 
     def __init__(self, store):
         self.times: list[float] = []
