@@ -8,8 +8,10 @@ spliced from those pieces and the audience's own small part (a seat's `you`, its
 merged into the log in order, its options and question).
 
 The plain builders (seat_payload, host_payload, board_payload) make the same payloads as dicts:
-the GET routes answer with them, and the spliced bytes must parse to exactly what they give
-(tests/web/test_payloads.py holds the two together).
+the host's and board's GET routes answer with them, and the spliced bytes must parse to exactly
+what they give (tests/web/test_payloads.py holds the two together). A seat's GET answers with
+its stream's bytes: while the game is on they are padded so that their length tells none of the
+seat's secrets (companion/web/padding.py).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from ..lang.screen import choices_text, sentences
 from ..lang.words import Words
 from ..room import Room
 from .encode import dumps, fact_json, string_json
+from .padding import TOLD_TO_A_SECRET_SET, padded, seat_room
 
 
 # --- the plain payloads ---
@@ -49,9 +52,13 @@ def board_payload(room: Room, lang: str) -> dict:
 class Shared:
     """One room version's pieces in one language, the same for every audience, encoded."""
 
-    def __init__(self, room: Room, lang: str):
+    def __init__(self, room: Room, lang: str, told_to_a_secret_set: list | None = None):
         table = self.table = room.table
         self.g, self.count = table.snapshot()  # every seat's part is read from this state
+        self.told_to_a_secret_set = (told_to_a_secret_set(table, self.count)
+                                     if told_to_a_secret_set else
+                                     [f for f in table.facts[:self.count]
+                                      if f["k"] in TOLD_TO_A_SECRET_SET])
         board = public_view(self.g)
         self.words = Words(lang, board)
         self.places = table.shared_log(self.g, self.count)
@@ -67,14 +74,19 @@ class Shared:
         # mirror is the same for every seat (the test holds it to each seat's plain payload)
         self.mirror = dumps(mirror(self.words, facts))
         self.public_text = self.text(self.said, {})
+        # What every seat's payload holds alike: a seat's length is this and its room.
+        self.public_bytes = sum(len(piece.encode()) for piece in (
+            self.room, self.board, self.log, self.said, self.banner, self.mirror))
+        self.decision = self.g.pending.kind if self.g.pending is not None else None
 
     def text(self, said: str, you: dict) -> str:
         """view_text's JSON: the shared banner and mirror, these sentences, `you`'s choices."""
         return ('{"banner":' + self.banner + ',"log":' + said + ',"mirror":' + self.mirror
                 + "," + dumps(choices_text(self.words, you))[1:])
 
-    def seat(self, seat: int) -> str:
-        """seat_payload's JSON, from the shared pieces and the seat's own."""
+    def seat(self, seat: int) -> bytes:
+        """seat_payload's JSON, from the shared pieces and the seat's own; while the game is
+        on, padded to a length no secret of the seat's decides (companion/web/padding.py)."""
         g, words = self.g, self.words
         you = you_view(g, seat)
         own = self.table.own_facts(seat, self.count)
@@ -89,8 +101,12 @@ class Shared:
                 string_json, sentences(words, facts)))) + "]"
         view = (self.board + ',"you":' + dumps(you)[:-1] + ',"private_log":['
                 + ",".join(own_json) + ']},"log":' + log + "}")
-        return ('{"room":' + self.room + ',"view":' + view + ',"text":'
-                + self.text(said, you) + "}")
+        payload = ('{"room":' + self.room + ',"view":' + view + ',"text":'
+                   + self.text(said, you) + "}").encode()
+        if g.outcome is not None:  # every secret is out: nothing left to hide
+            return payload
+        return padded(payload, self.public_bytes + seat_room(
+            self.decision, facts, self.told_to_a_secret_set))
 
     def public(self, can_start: bool | None) -> str:
         """host_payload's JSON (the board's: can_start None)."""
@@ -114,6 +130,8 @@ class Payloads:
         self.room = room
         self._version = None
         self._built: dict = {}
+        # The facts told to a secret set of seats, found once as the log grows.
+        self._scanned: tuple = (None, 0, [])  # (table, facts scanned, [(place, fact)])
 
     def _cached(self, key: tuple, build) -> bytes:
         if self._version != self.room.version:
@@ -125,14 +143,25 @@ class Payloads:
         return hit
 
     def _shared(self, lang: str) -> Shared:
-        return self._cached(("shared", lang), lambda: Shared(self.room, lang))
+        return self._cached(("shared", lang),
+                            lambda: Shared(self.room, lang, self._told_to_a_secret_set))
+
+    def _told_to_a_secret_set(self, table, count: int) -> list:
+        known, scanned, found = self._scanned
+        if known is not table:
+            scanned, found = 0, []
+        for place in range(scanned, count):
+            if table.facts[place]["k"] in TOLD_TO_A_SECRET_SET:
+                found.append((place, table.facts[place]))
+        self._scanned = (table, max(scanned, count), found)
+        return [fact for place, fact in found if place < count]
 
     def seat(self, seat: int, lang: str) -> bytes:
+        """A seat's payload as its stream and its GET send it."""
         if self.room.table is None:
             return self._cached(("seat", seat, lang),
                                 lambda: dumps(seat_payload(self.room, seat, lang)).encode())
-        return self._cached(("seat", seat, lang),
-                            lambda: self._shared(lang).seat(seat).encode())
+        return self._cached(("seat", seat, lang), lambda: self._shared(lang).seat(seat))
 
     def host(self, lang: str) -> bytes:
         return self._public(lang, True)

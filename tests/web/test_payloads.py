@@ -23,7 +23,7 @@ def assert_same(sent: bytes, plain: dict) -> None:
     are keyed by seat numbers, which JSON makes strings), byte for byte."""
     expected = dumps(plain)
     assert json.loads(sent) == json.loads(expected)
-    assert sent == expected.encode()
+    assert sent.rstrip(b" ") == expected.encode()  # a seat's padding (web/padding.py)
 
 
 def check_all(room: Room, payloads: Payloads, langs=LANGS) -> None:
