@@ -1,9 +1,8 @@
 """The `darkmoon-companion` command: the composition root of the product.
 
-Only argparse is imported before main() runs: the warm start (companion.warmstart) must
-begin before the modules that compile as they load (asyncio, the rules, Textual) are
-imported, and it needs the data directory from the command line to begin. So every other
-module is imported where it is used, once main() has begun it.
+Only argparse is imported before main() runs, and every other module where it is used: main()
+turns the cyclic garbage collector off before the kiosk's imports (see main), and a command
+imports only what it needs (`--help` neither Textual nor the web server).
 """
 from __future__ import annotations
 
@@ -47,14 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     # collects once and turns it back on). Every other command collects as usual.
     collecting = gc.isenabled()
     gc.disable()
-    from . import warmstart
-    argv = sys.argv[1:] if argv is None else list(argv)
-    warmstart.begin(data_dir_of(argv))  # a kiosk ends it at its first frame
     try:
         args = parse(argv)
         if args.command in (None, "demo"):
             return kiosk_command(args, demo=args.command == "demo")
-        warmstart.finish()  # only a kiosk's start is kept: the others compile as usual
         if collecting:
             gc.enable()
         if args.command == "simulate":
@@ -70,20 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         from .hotspot import hotspot_command
         return hotspot_command(args)
     finally:
-        warmstart.finish()  # a kiosk that never drew its first frame keeps nothing either
         if collecting:
             gc.enable()
-
-
-def data_dir_of(argv: list[str]) -> str:
-    """The --data-dir that parse() will find, found with argparse alone (see the module's
-    docstring). A mistyped command line is parse()'s to refuse, not this."""
-    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
-    early.add_argument("--data-dir", default=DATA_DIR)
-    try:
-        return early.parse_known_args(argv)[0].data_dir
-    except argparse.ArgumentError:
-        return DATA_DIR
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:

@@ -19,7 +19,7 @@ from textual.css.query import NoMatches
 from textual.widget import MountError
 from textual.widgets import ContentSwitcher
 
-from companion import net, warmstart
+from companion import net
 from companion.table import PUBLIC
 from hardware import keyboard
 from hardware.pad import Notice, Press
@@ -31,7 +31,6 @@ from .stopping import Stopping
 from .pane import Pane
 from . import callbacks  # noqa: F401  (a partial's parameters are counted once)
 from . import repaint  # noqa: F401  (a repaint draws only the widgets under a change)
-from . import stylecache  # noqa: F401  (a start parses no stylesheet the last one parsed)
 
 log = logging.getLogger(__name__)
 # Each phase's view by module and class, imported as it is first made: a start draws one of
@@ -87,7 +86,6 @@ class KioskApp(NetworkWatch, Stopping, App):
         self._pending = False
         self._quiet: asyncio.TimerHandle | None = None  # the full collection when quiet
         self._making: set[str] = set()  # the phases' views being mounted
-        self._keeping: asyncio.Task | None = None  # the warm-start file being written
         self._help = None  # the help screen (F1) last opened
 
     def compose(self) -> ComposeResult:
@@ -153,9 +151,6 @@ class KioskApp(NetworkWatch, Stopping, App):
         building the server is a quarter of the CPU of a start (a second on a Pi), and the
         join screen need not wait for it: the port was checked free before the kiosk started,
         and nobody scans a code in the second after it appears."""
-        keep = warmstart.finish()  # what this start worked out, for the next one
-        if keep is not None:
-            self._keeping = asyncio.create_task(asyncio.to_thread(keep))
         if self.serve and self._runner is None:
             from companion.web.server import start_server
             self._runner = await start_server(self.room, self.listen_host, self.port)

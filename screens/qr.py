@@ -10,8 +10,6 @@ from qrcode.constants import ERROR_CORRECT_L
 from rich.text import Text
 from textual.widgets import Static
 
-from companion import warmstart
-
 LIGHT = "bright_white"
 DARK = "black"
 QUIET_ZONE = 4
@@ -24,16 +22,10 @@ def matrix(data: str) -> tuple[tuple[bool, ...], ...]:
     """The code's modules (True = dark), quiet zone included. Low error correction keeps
     a seat URL (22 characters of token after the address) at version 3, 37 x 19 cells: the
     smallest a 128-bit token allows, since version 2 holds 272 bits and the address takes
-    over 140. Twelve fit at 240x67 but three at 120x36, where a table code stands in.
-    Choosing the mask is most of the cost: a start reuses the last start's choice."""
-    code = qrcode.QRCode(error_correction=ERROR_CORRECT_L, border=QUIET_ZONE,
-                         mask_pattern=warmstart.qr_mask(data))
+    over 140. Twelve fit at 240x67 but three at 120x36, where a table code stands in."""
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_L, border=QUIET_ZONE)
     code.add_data(data)
-    code.best_fit()
-    if code.mask_pattern is None:
-        code.mask_pattern = code.best_mask_pattern()
-        warmstart.remember_qr_mask(data, code.mask_pattern)
-    code.make(fit=False)
+    code.make()  # fits the version, then tries the eight masks and keeps the best
     return tuple(tuple(row) for row in code.get_matrix())
 
 

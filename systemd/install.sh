@@ -172,10 +172,14 @@ tar -C "$SRC" --exclude=./.venv --exclude=./.git --exclude=./data --exclude=./bu
   --exclude='*.egg-info' --exclude=__pycache__ --exclude=./tests --exclude=./.pytest_cache \
   --exclude=./.hypothesis -cf - . | tar -C "$work" -xf -
 say "installing the program and its pinned dependencies into $venv (pip)"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+# --compile: pip writes every module's byte code now, as root, into the root-owned venv. It is
+# the only compiled code a start loads (the kiosk's user can write none of it, and nothing is
+# loaded as code from the data directory), so no start has a module to compile again.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --compile \
   --no-warn-script-location "$work" \
   || fail "pip could not install the program (is the network up?)"
-"$venv/bin/darkmoon-companion" --help >/dev/null \
+# Run from / and not the checkout: nothing a kiosk may have left in the checkout is near it.
+(cd / && "$venv/bin/darkmoon-companion" --help >/dev/null) \
   || fail "$venv/bin/darkmoon-companion does not run"
 install -D -m 0755 "$SRC/systemd/kiosk-console" "$R$PREFIX/bin/kiosk-console"
 # For the people at the table: `darkmoon-companion buttons --test` on the command line.

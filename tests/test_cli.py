@@ -1,5 +1,4 @@
 """The darkmoon-companion command as a user runs it."""
-import asyncio
 import collections
 import dataclasses
 import json
@@ -162,33 +161,9 @@ async def test_the_product_draws_its_start_screen_then_serves_the_phones(tmp_pat
         assert product.stop() == 0
 
 
-async def test_the_warm_start_keeps_what_the_rules_and_asyncio_generate_as_they_load(tmp_path):
-    """Issue 12: the warm start begins before the command imports the rules and asyncio,
-    so what they generate as they load is kept too. It began after them, and every start
-    on a Pi compiled the rules' dataclasses and asyncio's named tuples again."""
-    import marshal
-
-    from companion import warmstart
-    from power.product import Product, free_port
-    product = Product(tmp_path / "data", free_port())
-    await product.start()
-    try:
-        path = product.data_dir / warmstart.FILE
-        for _ in range(1000):  # written by a thread, after the first frame
-            if path.exists():
-                break
-            await asyncio.sleep(0.01)
-    finally:
-        assert product.stop() == 0
-    sources = [source for _builtin, source in marshal.loads(path.read_bytes())[3]]
-    # the rules' Seat (companion/darkmoon/state.py), and a named tuple of asyncio's
-    assert any("die_tokens" in s and "amputated" in s and "__init__" in s for s in sources)
-    assert any("fileobj, fd, events, data" in s for s in sources)
-
-
-def test_the_command_imports_nothing_that_compiles_before_the_warm_start():
-    """What `import companion.cli` loads besides argparse (and gc, built in) is the package alone: anything
-    more would compile its patterns and classes before main() can begin the warm start."""
+def test_the_command_imports_nothing_before_main_turns_the_collector_off():
+    """What `import companion.cli` loads besides argparse (and gc, built in) is the package
+    alone: the kiosk's imports come after main() has turned the cyclic collector off."""
     probe = ("import gc, json, sys; import argparse; before = set(sys.modules); "
              "import companion.cli; print(json.dumps(sorted(set(sys.modules) - before)))")
     done = children.run([sys.executable, "-c", probe], capture_output=True, timeout=60,
@@ -197,20 +172,9 @@ def test_the_command_imports_nothing_that_compiles_before_the_warm_start():
 
 
 def test_a_command_other_than_the_kiosk_leaves_re_as_it_was(capsys):
-    from companion import warmstart
     assert main(["simulate", "--games", "1", "--seed", "4"]) == 0
-    assert re._compiler.compile is warmstart._original
+    assert re._compiler.compile.__module__ == "re._compiler"
     assert "exec" not in vars(dataclasses) and "eval" not in vars(collections)
-
-
-def test_the_data_directory_is_found_before_the_command_line_is_parsed():
-    from companion.cli import data_dir_of, parse
-    for argv in (["--data-dir", "/tmp/d", "demo"], ["demo", "--players", "4", "--data-dir=/x"],
-                 ["--port", "9000"], ["simulate", "--games", "3"]):
-        assert data_dir_of(argv) == getattr(parse(argv), "data_dir", "data")
-    assert data_dir_of(["--data-dir"]) == "data"  # and the parse refuses it, as always:
-    with pytest.raises(SystemExit):
-        parse(["--data-dir"])
 
 
 async def test_the_demo_plays_shadow_corporation_when_asked(tmp_path):

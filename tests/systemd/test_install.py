@@ -44,6 +44,20 @@ def test_the_installed_program_is_the_checkout_not_a_link_to_it(installed):
     assert not installed.littered, "pip built inside the checkout"
 
 
+def test_every_module_of_the_program_is_byte_compiled_at_install_time(installed):
+    """The kiosk's user cannot write the root-owned venv: a module without its byte code
+    there would be compiled again at every start, and the start loads no other code."""
+    python = installed.root / "opt/darkmoon-companion/venv/bin/python"
+    where = subprocess.run([str(python), "-c", "import sys, sysconfig; print(sysconfig."
+                            "get_paths()['purelib'], sys.implementation.cache_tag)"],
+                           capture_output=True, text=True, timeout=60, cwd="/")
+    site, tag = where.stdout.split()
+    missing = [str(source) for package in ("companion", "screens", "hardware")
+               for source in Path(site, package).rglob("*.py")
+               if not (source.parent / "__pycache__" / f"{source.stem}.{tag}.pyc").is_file()]
+    assert not missing, missing
+
+
 def test_the_unit_is_installed_and_enabled_at_boot(installed):
     unit = installed.root / "etc/systemd/system" / UNIT_NAME
     assert unit.read_text() == SOURCE_UNIT.read_text()
