@@ -1,13 +1,14 @@
-"""The demo's bots: seats played by the helpful bot (companion.simulate) until a phone takes
-them over. They play through the room like anyone else (Room.submit), a little after the game
-starts waiting for them, so a table can watch the moves."""
+"""The demo's bots: seats played by the helpful bot (companion.simulate) until the host hands
+one to a person (Room.hand_over: a new code, announced). They play through the room like
+anyone else (Room.bot_submit), a little after the game starts waiting for them, so a table
+can watch the moves."""
 from __future__ import annotations
 
 import asyncio
 import random
 
 from .darkmoon import RulesError
-from .refusals import StorageFailed
+from .refusals import NotYourSeat, StorageFailed
 
 
 class Bots:
@@ -43,9 +44,11 @@ class Bots:
         command = choice_for(table.state, seat, self._rng)
         command["state_id"] = state_id
         try:
-            await self.room.submit(seat, command)
+            await self.room.bot_submit(seat, command)
         except RulesError:
             pass  # another seat moved first (a vote, a human): the next change reschedules
+        except NotYourSeat:
+            pass  # handed to a person while this move was on its way: theirs to play now
         except StorageFailed:
             pass  # said in the log by the room; a human's next move wakes the bots again
 

@@ -5,7 +5,8 @@ a claim is on disk before anyone is shown it, and a refused one changes nothing.
 
 A phone is told apart by its cookie (`phone`), a seat or the host by a secret
 code (`token`) compared in constant time. One phone holds one seat: it cannot hold two
-seats' secrets at once. A refused claim is announced on the kiosk, never unseen.
+seats' secrets at once. A refused claim is announced on the kiosk, never unseen. A bot's seat
+is no phone's to claim: the host hands it to a person (a new code, announced), as a re-bind.
 """
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import copy
 import secrets
 
 from .fairdeal import add_contribution, checked_contribution
-from .refusals import BadRequest, NotYourSeat, OneSeatPerPhone, SeatClaimed, UnknownToken
+from .refusals import (BadRequest, BotSeat, NotYourSeat, OneSeatPerPhone, SeatClaimed,
+                       UnknownToken)
 
 
 def new_token() -> str:
@@ -70,6 +72,11 @@ class Claims:
         async with self._lock:
             seat = self.seat_of(token)
             entry = self.lobby["seats"][seat]
+            if entry["bot"]:
+                # A bot's seat is never taken by a scan, unseen: the host hands it over.
+                self._notice("bot_claim_refused", seat=seat)
+                raise BotSeat("a bot plays this seat; the host can hand it to a person "
+                              "on the host's page")
             if entry["phone"] not in (None, phone):
                 self._notice("seat_claim_refused", seat=seat)
                 raise SeatClaimed("this seat is already held by another phone; "
@@ -80,7 +87,7 @@ class Claims:
                     self._notice("seat_claim_refused", seat=seat)
                     raise OneSeatPerPhone("this phone already holds another seat")
                 lobby = copy.deepcopy(self.lobby)
-                lobby["seats"][seat].update(phone=phone, bot=False)  # a human takes a bot's seat
+                lobby["seats"][seat].update(phone=phone)
                 add_contribution(lobby, seat, given)
                 await self._commit(self._record(lobby=lobby), "room")
             elif given is not None and self.lobby["fair"]["contributions"][seat] is None:
@@ -108,6 +115,23 @@ class Claims:
         if phone is None or self.lobby["seats"][seat]["phone"] != phone:
             raise NotYourSeat("this seat belongs to another phone")
         return seat
+
+    async def hand_over(self, seat: int, *, host: tuple | None = None) -> None:
+        """The host gives a bot's seat to a person: the bot stops playing it and the seat gets
+        a new code, shown on the kiosk, for the person's phone to claim. As a re-bind: the
+        seat's old code is dead, and it is announced on the kiosk and every phone."""
+        async with self._lock:
+            self._as_host(host)
+            if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
+                raise UnknownToken(f"no seat {seat}")
+            if not self.lobby["seats"][seat]["bot"]:
+                raise BadRequest(f"seat {seat} is not a bot's; a lost phone's seat is re-bound")
+            lobby = copy.deepcopy(self.lobby)
+            lobby["seats"][seat].update(token=new_token(), phone=None, bot=False)
+            await self._commit(self._record(lobby=lobby))
+            self._notice("seat_handed_over", seat=seat)
+            if self.table is not None:
+                self._tell(seat)
 
     async def rebind(self, seat: int, *, host: tuple | None = None) -> None:
         """The host frees a seat whose phone was lost. The seat gets a new code, shown on the

@@ -80,8 +80,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     commands = parser.add_subparsers(dest="command")
 
     demo = commands.add_parser("demo",
-                               help="bots play a whole game on the kiosk; "
-                                    "scan a seat's code to take it over")
+                               help="bots play a whole game on the kiosk; the host "
+                                    "(F5 shows their code) hands a seat to a person")
     serving_options(demo, suppress=True)
     demo.add_argument("--players", type=int, default=5, choices=range(3, 8), metavar="3-7")
     demo.add_argument("--seed", type=int, default=None, help="the same seed, the same game")
@@ -176,7 +176,8 @@ DEMO_EXPANSION = ["shadow_corporation", "threats_module", "company_man_module"]
 
 
 async def demo_game(room, players: int, expansion: bool = False) -> None:
-    """Deal the demo's game before the kiosk starts: every seat a bot until a phone takes it."""
+    """Deal the demo's game before the kiosk starts: every seat a bot until the host hands it
+    to a person (Room.hand_over)."""
     await room.new_game({"names": list(DEMO_NAMES[:players]),
                          "variants": DEMO_EXPANSION if expansion else []},
                         bots=list(range(players)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import struct
 
@@ -43,14 +44,31 @@ def fingerprint(commit: str) -> str:
     return f"{commit[:4]} {commit[4:8]}".upper()
 
 
+# A secret or a contribution as the record holds it and the verify page reads it: exactly 64
+# lowercase hex digits. bytes.fromhex alone also skips spaces and takes capitals, which the
+# page does not: one record would be Verified by the command and damaged on the page.
+HEX_32_BYTES = re.compile(r"[0-9a-f]{64}")
+
+
+def is_hex_32_bytes(value) -> bool:
+    return isinstance(value, str) and HEX_32_BYTES.fullmatch(value) is not None
+
+
 def contribution(value) -> str:
-    """A contribution as sent (64 hex digits, either case), checked; ValueError if not one."""
+    """A contribution as sent, checked: exactly 64 lowercase hex digits; ValueError if not."""
+    if not is_hex_32_bytes(value):
+        raise ValueError(f"a contribution is exactly {2 * CONTRIBUTION_BYTES} lowercase hex "
+                         "digits")
+    return value
+
+
+def _key_part(value: str) -> str:
+    """A stored game's contribution for its key, as it was dealt. A game dealt before
+    contributions were held to 64 lowercase hex digits goes on after a restart as it was
+    dealt; its record is refused by `verify` and by the page alike."""
     if not isinstance(value, str) or len(value) != 2 * CONTRIBUTION_BYTES:
         raise ValueError(f"a contribution is {2 * CONTRIBUTION_BYTES} hex digits")
-    try:
-        bytes.fromhex(value)
-    except ValueError:
-        raise ValueError("a contribution is hex digits") from None
+    bytes.fromhex(value)  # ValueError if it is not hex at all
     return value.lower()
 
 
@@ -61,7 +79,7 @@ class Fair:
         if len(bytes.fromhex(secret)) != SECRET_BYTES:
             raise ValueError(f"the secret is {SECRET_BYTES} bytes")
         self.secret = secret
-        self.contributions = [contribution(c) for c in contributions]
+        self.contributions = [_key_part(c) for c in contributions]
         self.sources = list(sources) if sources is not None else [PI] * len(contributions)
         key = bytes.fromhex(secret) + b"".join(bytes.fromhex(c) for c in self.contributions)
         # HMAC's own key handling (a key over 64 bytes is hashed first) is done once here;

@@ -7,7 +7,8 @@ room's stored record (secret, like the seat tokens) and is never shown: only its
 """
 from __future__ import annotations
 
-from .fair import PHONE, PI, Fair, commitment, contribution, draw_contribution, draw_secret
+from .fair import (PHONE, PI, Fair, commitment, contribution, draw_contribution, draw_secret,
+                   is_hex_32_bytes)
 from .fair import fingerprint as short
 from .refusals import BadRequest
 
@@ -53,6 +54,17 @@ def add_contribution(lobby: dict, seat: int, given: str | None) -> None:
     pending = lobby["fair"]
     if given is not None and pending["contributions"][seat] is None:
         pending["contributions"][seat] = given
+
+
+def kept_contributions(lobby: dict) -> dict:
+    """A stored lobby's contributions as a claim takes them today: one given before they were
+    held to 64 lowercase hex digits is dropped (the Pi gives for that seat), so no game is
+    dealt from randomness its record could not be checked with."""
+    given = lobby["fair"]["contributions"]
+    if all(g is None or is_hex_32_bytes(g) for g in given):
+        return lobby
+    kept = [g if is_hex_32_bytes(g) else None for g in given]
+    return {**lobby, "fair": {**lobby["fair"], "contributions": kept}}
 
 
 def dealt_fair(lobby: dict) -> Fair:

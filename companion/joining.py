@@ -6,7 +6,8 @@ player taps their own, which opens that seat's usual page (`/s/<seat token>`).
 The table token is derived from every seat's token (claimed ones too), so it needs no
 storage, stays the same while seats are claimed (a phone that scanned it a moment ago still
 gets in) and dies with the game. Holding it shows the free seats' tokens: exactly what the
-kiosk's screen shows anyone at the table, and nothing once every seat has joined.
+kiosk's screen shows anyone at the table, and nothing once every seat has joined. A bot's
+seat is not free: no phone may take it unseen; the host hands it to a person.
 """
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ def table_url(base_url: str, token: str) -> str:
 
 
 def table_seats(kiosk: dict, token: str) -> list[dict]:
-    """Every seat in seat order, with its token while it is free, for the phone that holds
-    the table code (`kiosk` is Room.kiosk_view()); any other token is refused."""
+    """Every seat in seat order, with its token while it is free (neither a phone's nor a
+    bot's: Room.kiosk_view leaves both out), for the phone that holds the table code (`kiosk`
+    is Room.kiosk_view()); any other token is refused."""
     expected = kiosk.get("table_token")
     if not expected or not isinstance(token, str) or not secrets.compare_digest(
             expected.encode(), token.encode("utf-8", "replace")):

@@ -43,9 +43,21 @@ class OneSeatPerPhone(RoomError):
     code, status = "one_seat_per_phone", 409
 
 
+class BotSeat(RoomError):
+    """A bot's seat is no phone's to take: the host hands it to a person, in public."""
+    code, status = "bot_seat", 409
+
+
 class StorageFailed(RoomError):
     """The store refused a write (disk full, a failing card): nothing changed."""
     code, status = "storage_failed", 503
+
+
+class StoreSlow(RoomError):
+    """The store has not finished a write within seconds (a frozen SD card). The change is
+    still queued and counts if the write lands (every screen shows it then); if it never
+    does, nothing changed. Either way nothing is lost, and nothing is done twice."""
+    code, status = "store_slow", 503
 
 
 # The web server's own refusals (companion/web/guard.py): a stranger on the Wi-Fi.

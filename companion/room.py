@@ -29,13 +29,15 @@ from .darkmoon import BadSetup, RulesError, Setup
 from .darkmoon.views import waiting_view
 from .joining import table_token
 from .phones_first import PhonesFirst
-from .fairdeal import dealt_fair, fair_view, fresh_fair, record_of
+from .fairdeal import dealt_fair, fair_view, fresh_fair, kept_contributions, record_of
 from .store import EventStore, StoreError
-from .refusals import (BadRequest, GameInProgress, NotReady, NotYourSeat,  # noqa: F401
-                       OneSeatPerPhone, RoomError, SeatClaimed, StorageFailed, UnknownToken)
+from .refusals import (BadRequest, BotSeat, GameInProgress, NotReady,  # noqa: F401
+                       NotYourSeat, OneSeatPerPhone, RoomError, SeatClaimed, StorageFailed,
+                       UnknownToken)
 from .table import PUBLIC, RULES_VERSION, Table
 
 SETTING = "room"
+EVERY_SEAT_CLAIMED = "status cards are dealt once every seat is claimed"
 NOTICES = 8  # recent public notices (a refused scan, a re-bound phone) the kiosk shows
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,8 @@ class Room(Claims):
         self._records: dict[int, dict] = {}  # fair records of games over, built once
         if self.lobby and "fair" not in self.lobby:  # stored before fair dealing
             self.lobby = {**self.lobby, "fair": fresh_fair(len(self.lobby["seats"]))}
+        if self.lobby:
+            self.lobby = kept_contributions(self.lobby)
         if self.lobby and self.lobby.get("game_id") is not None:
             if store.meta(self.lobby["game_id"]).get("rules_version") != RULES_VERSION:
                 # Stored by a version with other rules (the Pi was updated since): it may not
@@ -156,8 +160,10 @@ class Room(Claims):
         """The kiosk's whole picture: the room, the join codes it displays, the public board."""
         view = self.room_view()
         view["host_token"] = self.host_token if self.host_phone is None else None
-        view["seat_tokens"] = ([None if s["phone"] else s["token"] for s in self.lobby["seats"]]
-                               if self.lobby else [])
+        # Only the seats a phone may claim: neither a phone's nor a bot's (the host hands a
+        # bot's seat to a person, and it gets a new code then).
+        view["seat_tokens"] = ([None if s["phone"] or s["bot"] else s["token"]
+                                for s in self.lobby["seats"]] if self.lobby else [])
         # one code for the whole table where the seats' own codes do not all fit
         view["table_token"] = table_token([s["token"] for s in self.lobby["seats"]]
                                           if self.lobby else [])
@@ -197,8 +203,14 @@ class Room(Claims):
     @property
     def can_start(self) -> bool:
         """A game is set up and every seat has a phone or a bot."""
-        return self.phase == "join" and all(s["phone"] is not None or s["bot"]
-                                            for s in self.lobby["seats"])
+        return self.phase == "join" and self.seats_held
+
+    @property
+    def seats_held(self) -> bool:
+        """Every seat has a phone or a bot: statuses are dealt only then, by "start" and by
+        "play again" alike (a seat re-bound after a game waits for its new phone)."""
+        return self.lobby is not None and all(s["phone"] is not None or s["bot"]
+                                              for s in self.lobby["seats"])
 
     async def start(self, *, host: tuple | None = None) -> None:
         async with self._lock:
@@ -208,7 +220,7 @@ class Room(Claims):
             if self.table is not None:
                 raise GameInProgress("the game has already started")
             if not self.can_start:
-                raise NotReady("status cards are dealt once every seat is claimed")
+                raise NotReady(EVERY_SEAT_CLAIMED)
             await self._deal(self.seed)
 
     async def play_again(self, *, host: tuple | None = None) -> None:
@@ -219,6 +231,8 @@ class Room(Claims):
             self._as_host(host)
             if self.phase != "over":
                 raise GameInProgress("play again once the game is over")
+            if not self.seats_held:  # what start refuses: nobody's status dealt to no phone
+                raise NotReady(EVERY_SEAT_CLAIMED)
             # a seeded room (tests, a demo with --seed) deals another game, not the same one
             await self._deal(None if self.seed is None else self.seed * 1000 + self.table.game_id)
 
@@ -269,6 +283,16 @@ class Room(Claims):
         async with self._lock:
             self._as_host(host)
             pending = self._queue(actor, command)
+            self.phones_first.from_phone = False
+        return await self._stored(pending)
+
+    async def bot_submit(self, seat: int, command: dict) -> dict:
+        """A bot's move, authorised under the lock like a phone's: once the host has handed
+        the seat to a person, a bot's move already on its way is refused."""
+        async with self._lock:
+            if not self.lobby or not self.lobby["seats"][seat]["bot"]:
+                raise NotYourSeat("this seat is no longer a bot's")
+            pending = self._queue(seat, command)
             self.phones_first.from_phone = False
         return await self._stored(pending)
 

@@ -12,7 +12,7 @@ import hmac
 import json
 
 from .darkmoon import Chance, Ctx, Position, RulesError, Setup, play, replay, start, start_from
-from .fair import FORMAT, Fair, commitment
+from .fair import FORMAT, Fair, commitment, is_hex_32_bytes
 
 
 class NotVerifiable(Exception):
@@ -82,6 +82,9 @@ def verify(rec: dict) -> list[str]:
 def _check(rec: dict) -> list[str]:
     if rec.get("format") != FORMAT:
         return [f"not a {FORMAT} record"]
+    # Read exactly as the verify page reads it, so the two never judge one record apart.
+    if not is_hex_32_bytes(rec["secret"]):
+        return ["the secret is not 64 lowercase hex digits"]
     if not hmac.compare_digest(commitment(rec["secret"]), rec["commitment"].lower()):
         return ["the secret does not match the commitment shown before the deal"]
     events = rec["events"]
@@ -92,6 +95,9 @@ def _check(rec: dict) -> list[str]:
     if [c["seat"] for c in contributions] != list(range(players)):
         return [f"{players} seats but contributions for seats "
                 f"{[c['seat'] for c in contributions]}"]
+    for c in contributions:
+        if not is_hex_32_bytes(c["value"]):
+            return [f"seat {c['seat']}'s contribution is not 64 lowercase hex digits"]
     fair = Fair(rec["secret"], [c["value"] for c in contributions],
                 [c["from"] for c in contributions])
     problems = []

@@ -329,16 +329,32 @@ class KioskApp(NetworkWatch, Stopping, App):
             self.sync()
             return
         self.show_host = True
-        await self._room_change(self.room.new_host_code())
+        if not await self._room_change(self.room.new_host_code(), "host_code_failed"):
+            self.show_host = False  # no new code was made: the old one still works
         self.sync()
 
-    async def _room_change(self, change) -> None:
+    FAILED_NOTE_SECONDS = 30.0  # how long the bottom line says a key's change was not saved
+
+    async def _room_change(self, change, failed: str = "store_failed") -> bool:
         """A room change from a key: saved on the writer thread (the room tells us when it
-        is shown); a failing store is said in the log, never a crash of the kiosk."""
+        is shown). A store that cannot be written (a full or failing card) is said on the
+        screen, in the kiosk's language (`failed`: what to say), and in the log; anything
+        else in the log. Never a crash of the kiosk. True once the change is saved."""
+        from companion.refusals import StorageFailed
         try:
             await change
+        except StorageFailed:
+            log.error("a room change from the kiosk could not be saved: %s", failed)
+            self.button_state.change_failed(failed,
+                                            time.monotonic() + self.FAILED_NOTE_SECONDS)
+            self.sync()
+            self.set_timer(self.FAILED_NOTE_SECONDS, self.sync)
+            return False
         except Exception:
             log.exception("a room change from the kiosk failed")
+            return False
+        self.button_state.change_saved()
+        return True
 
     def action_dismiss_notice(self) -> None:
         if self.salvage is not None:

@@ -230,9 +230,12 @@ def free_seats(kiosk: dict, lang: str) -> Text:
         if free else Text("")
 
 
-# Room notices that matter during play: a seat's phone put out by a re-bind, or the host
-# replaced at the Pi. Either is said on the board's banner, so it never happens unseen.
-PLAY_NOTICES = {"seat_rebound": "notice.seat_rebound_play", "host_replaced": "notice.host_replaced"}
+# Room notices that matter during play: a seat's phone put out by a re-bind, a bot's seat
+# handed to a person, or the host replaced at the Pi. Each is said on the board's banner, so
+# it never happens unseen.
+PLAY_NOTICES = {"seat_rebound": "notice.seat_rebound_play",
+                "seat_handed_over": "notice.seat_handed_over_play",
+                "host_replaced": "notice.host_replaced"}
 
 
 def play_notice(kiosk: dict, lang: str) -> Text:

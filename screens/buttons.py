@@ -45,10 +45,20 @@ class ButtonState:
         self.connected = source.kind != "serial"  # a USB box counts once it says hello
         self.troubles: dict[tuple, Notice] = {}
         self.refused: tuple[dict, float] | None = None  # the latest refused press, and until
+        self.failed: tuple[str, float] | None = None  # a key's change the store refused, until
 
     def press_refused(self, refusal: dict, until: float) -> None:
         """A seat's press that meant nothing (Room "presses": seat, colour, public reason)."""
         self.refused = (refusal, until)
+
+    def change_failed(self, key: str, until: float) -> None:
+        """A change made at the Pi's keys (F5's new host code) that the store could not
+        write: said on this line, for whoever pressed the key, not only in the log."""
+        self.failed = (key, until)
+
+    def change_saved(self) -> None:
+        """A change at the keys was saved: the store writes again, the note is stale."""
+        self.failed = None
 
     def heard(self, notice: Notice) -> None:
         self.refused = None  # news of the box itself replaces an older refused press
@@ -69,7 +79,11 @@ class ButtonState:
 
     def line(self, lang: str, names: list[str] = (), now: float = 0.0) -> Text:
         """One line for the bottom of the kiosk; a trouble, in yellow, comes first, then a
-        press refused a moment ago (until its time is up), then which buttons are in use."""
+        press refused a moment ago (until its time is up), then which buttons are in use.
+        Before all of them, a change at the Pi's keys that could not be saved: nothing else
+        on the screen says that the key did nothing."""
+        if self.failed and now < self.failed[1]:
+            return _styled(say(lang, self.failed[0]), "bold yellow")
         if not self.troubles and self.refused and now < self.refused[1]:
             refusal = self.refused[0]
             seat = refusal["seat"]

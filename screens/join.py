@@ -1,5 +1,6 @@
 """The start screen (the host's code) and the join screen (one code per seat still free, or
 one code for the whole table where the seats' own codes do not all fit: companion/joining.py).
+A bot's seat has no code: the host hands it to a person on the host's page.
 
 Both follow the network (KioskApp's address watcher sets `app.offline` and `app.hotspot`):
 with no network yet they say so instead of drawing codes no phone could use, and when the Pi
@@ -244,7 +245,8 @@ class JoinView(Vertical):
         self.query_one("#join-title", Pane).show(Text.styled(title, "bold"))
         self.query_one("#join-network", Pane).show(network + fair_join(kiosk, lang))
         self.query_one("#join-seats", Pane).show(seat_list(seats, lang))
-        self.query_one("#join-notices", Pane).show(notices(kiosk, lang))
+        self.query_one("#join-notices", Pane).show(bot_seats_hint(kiosk, lang)
+                                                   + notices(kiosk, lang))
 
     def _show_codes(self, free: list, tokens: list, lang: str, base_url: str,
                     columns: int) -> None:
@@ -312,6 +314,16 @@ def seat_list(seats: list, lang: str) -> Text:
         t.append_text(seat_state(s, lang))
         t.append("   " if s["seat"] % 3 != 2 else "\n")
     return t
+
+
+def bot_seats_hint(kiosk: dict, lang: str) -> Text:
+    """Where a bot's seat shows no code, how a person gets it: the host hands it over on the
+    host's page. In a demo nobody hosts until someone scans the host's code (F5)."""
+    if not any(s["bot"] for s in kiosk["seats"]):
+        return Text("")
+    demo = kiosk.get("demo") and not kiosk.get("host_claimed")
+    return Text.styled(say(lang, "join.bot_seats_demo" if demo else "join.bot_seats") + "\n",
+                       "bright_black")
 
 
 def notices(kiosk: dict, lang: str) -> Text:

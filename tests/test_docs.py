@@ -212,7 +212,7 @@ REFUSALS = [name for name in dir(refusals)
             and issubclass(getattr(refusals, name), refusals.RoomError)
             and getattr(refusals, name) is not refusals.RoomError
             and name not in ("BadRequest", "TooManyStreams", "TooSlow", "CrossOrigin",
-                             "UnknownHost")]  # the web layer's own: docs/http-api.md
+                             "UnknownHost", "StoreSlow")]  # the web layer's own: docs/http-api.md
 
 
 def documented_exceptions(heading: str) -> dict[str, str]:

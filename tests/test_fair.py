@@ -22,7 +22,7 @@ from companion.darkmoon import Chance, Setup, start
 from companion.darkmoon.api import apply_event, step
 from companion.darkmoon.data import (COMMANDER, FACES, FINAL_EVENTS, MIN_PLAYERS_FOR, STRONG,
                                      VARIANTS, WEAK, available)
-from companion.fair import Fair, Stream, commitment, fingerprint
+from companion.fair import Fair, Stream, commitment, contribution, fingerprint
 from companion.simulate import bot_choice, helpful_choice
 from companion.store import EventStore
 from companion.table import Table
@@ -196,6 +196,40 @@ def test_verify_rejects_a_dropped_contribution():
     rec = fair_record()
     rec["contributions"][2]["value"] = "00" * 32  # one seat's randomness replaced
     assert verify(rec)
+
+
+# Secrets and contributions that bytes.fromhex reads (it skips spaces and takes capitals) and
+# the verify page does not: the command and the page must judge each of these records alike,
+# so each is refused by both (tests/web/test_browser_fair.py holds the page to the same).
+ODD_VALUES = {"spaces": "ab" * 31 + "  ", "all_spaces": " " * 64, "capitals": "AB" * 32,
+              "tab_newline": "ab" * 31 + "\t\n"}
+
+
+def odd_records() -> dict[str, dict]:
+    """Records of games really dealt with an odd contribution from seat 1 (or, last, with
+    the secret in capitals): as a phone could once have had it stored at its claim."""
+    records = {}
+    for name, value in ODD_VALUES.items():
+        fair, events = fair_game(3, seed=5, choose=helpful_choice,
+                                 fair=Fair(SECRET, [GIVEN[0], value, GIVEN[2]]))
+        rec = json.loads(json.dumps(record(7, {"fair": fair.to_json()}, events)))
+        rec["contributions"][1]["value"] = value  # as the phone sent it
+        records[name] = rec
+    rec = copy.deepcopy(fair_record(3, seed=5))
+    rec["secret"] = rec["secret"].upper()
+    records["secret_in_capitals"] = rec
+    return records
+
+
+@pytest.mark.parametrize("name", [*ODD_VALUES, "secret_in_capitals"])
+def test_verify_refuses_a_secret_or_contribution_that_is_not_64_lowercase_hex_digits(name):
+    problems = verify(odd_records()[name])
+    if name == "secret_in_capitals":
+        assert problems == ["the secret is not 64 lowercase hex digits"]
+    else:
+        assert problems == ["seat 1's contribution is not 64 lowercase hex digits"]
+        with pytest.raises(ValueError):
+            contribution(ODD_VALUES[name])  # and a phone's claim refuses it
 
 
 def test_verify_rejects_draws_that_are_not_what_the_rules_drew_from():

@@ -156,3 +156,27 @@ async def test_a_room_stored_before_fair_dealing_still_opens_and_deals_fair(tmp_
     await finish(again)
     assert verify(json.loads(json.dumps(await again.fair_record()))) == []
     await again.close()
+
+
+async def test_a_contribution_stored_before_the_strict_check_is_dropped_and_the_pi_gives(
+        tmp_path):
+    """A lobby stored when a contribution with spaces was still taken: the room drops it at
+    start (the Pi gives for that seat), so the game's record verifies on the page and with
+    the command alike."""
+    store = EventStore(tmp_path / "games.db")
+    room = Room(store, bot_delay=0)
+    await room.new_game({"names": NAMES}, bots=[2, 3])
+    await room.close()
+    old = store.setting("room")
+    old["lobby"]["fair"]["contributions"][:2] = ["ab" * 31 + "  ", given(5)]
+    store.put_setting("room", old)
+    again = Room(store, bot_delay=0)
+    assert again.lobby["fair"]["contributions"] == [None, given(5), None, None]
+    for i in (0, 1):
+        await again.claim_seat(again.lobby["seats"][i]["token"], f"phone-{i}")
+    await again.start()
+    await finish(again)
+    rec = json.loads(json.dumps(await again.fair_record()))
+    assert [c["from"] for c in rec["contributions"]] == ["pi", "phone", "pi", "pi"]
+    assert verify(rec) == []
+    await again.close()

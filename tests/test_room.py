@@ -8,8 +8,9 @@ import time
 import pytest
 
 from companion.darkmoon import IllegalOption
-from companion.room import (GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone, Room,
-                            SeatClaimed, StorageFailed, UnknownToken)
+from companion.room import (BadRequest, GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone,
+                            Room, RoomError, SeatClaimed, StorageFailed, UnknownToken)
+from companion.joining import table_seats
 from companion.simulate import choice_for
 from companion.store import EventStore
 from companion.table import PUBLIC, Table
@@ -362,11 +363,12 @@ async def test_each_vote_is_acknowledged_with_the_state_that_holds_it(tmp_path):
     assert sorted(told.values()) == list(range(g.state_id + 1, g.state_id + 1 + len(votes)))
 
 
-async def test_demo_bots_play_a_whole_game_and_a_phone_can_take_a_seat_over(tmp_path):
+async def test_demo_bots_play_a_whole_game_and_the_host_hands_a_seat_to_a_person(tmp_path):
     room = open_room(tmp_path, seed=3, bot_delay=0, demo=True)
     await room.new_game({"names": NAMES}, bots=[0, 1, 2, 3])
     await room.start()
-    await room.claim_seat(room.lobby["seats"][0]["token"], "newcomer")
+    await room.hand_over(0)  # the host's act; the seat's new code is on the kiosk (F3)
+    await room.claim_seat(room.kiosk_view()["seat_tokens"][0], "newcomer")
     assert room.bot_seats() == [1, 2, 3]
     room.attach(asyncio.get_running_loop())
     rng = random.Random(2)
@@ -479,3 +481,64 @@ async def test_play_again_keeps_the_phones_on_their_seats_and_deals_anew(tmp_pat
     assert [s.character for s in room.table.state.seats] != [s.character for s in first_deal] \
         or [s.status for s in room.table.state.seats] != [s.status for s in first_deal], \
         "a seeded room dealt the very same game again"
+
+
+async def test_play_again_refuses_what_start_refuses_a_seat_nobody_holds(tmp_path):
+    """A seat re-bound after the game waits for its new phone: "play again" deals no status
+    to a seat nobody holds (whoever scanned its code first would get it), as start would
+    not; once the new phone has claimed it, the game is dealt."""
+    room = await claimed_room(tmp_path)
+    await room.claim_host(room.host_token, "phone-0")
+    host = (room.host_token, "phone-0")
+    await advance(room, lambda g: g.outcome is not None)
+    first = room.table.game_id
+    await room.rebind(2, host=host)
+    with pytest.raises(NotReady, match="every seat is claimed"):
+        await room.play_again(host=host)
+    assert room.phase == "over" and room.table.game_id == first  # nothing dealt
+    await room.claim_seat(room.lobby["seats"][2]["token"], "phone-new")
+    await room.play_again(host=host)
+    assert room.phase == "play" and room.table.game_id != first
+    assert room.check_seat(room.lobby["seats"][2]["token"], "phone-new") == 2
+
+
+async def test_a_bots_seat_is_not_claimable_and_the_host_hands_it_to_a_person_in_public(
+        tmp_path):
+    """A bot's seat code is listed nowhere a phone can read it and a claim with it is refused
+    (a phone could otherwise read its status and dice and play it, unannounced). The host
+    hands it over: the bot stops, the seat gets a new code, and everyone is told."""
+    room = open_room(tmp_path, seed=4, bot_delay=0, demo=True)
+    room.attach(asyncio.get_running_loop())
+    await room.claim_host(room.host_token, "host-phone")
+    host = (room.host_token, "host-phone")
+    await room.new_game({"names": NAMES}, bots=[2, 3], host=host)
+    kiosk = room.kiosk_view()
+    assert kiosk["seat_tokens"][2:] == [None, None]  # no code on the kiosk nor the table page
+    assert table_seats(kiosk, kiosk["table_token"])[2]["token"] is None
+    bot_token = room.lobby["seats"][2]["token"]
+    with pytest.raises(RoomError) as refused:
+        await room.claim_seat(bot_token, "sneaky")
+    assert refused.value.code == "bot_seat" and refused.value.status == 409
+    assert room.lobby["seats"][2] == {"token": bot_token, "phone": None, "bot": True}
+    assert room.room_view()["notices"][-1] == {"k": "bot_claim_refused", "seat": 2}
+    for i in (0, 1):
+        await room.claim_seat(room.lobby["seats"][i]["token"], f"phone-{i}")
+    await room.start(host=host)
+    with pytest.raises(RoomError, match="host can hand it to a person"):
+        await room.claim_seat(bot_token, "sneaky")
+    with pytest.raises(NotYourSeat):
+        await room.hand_over(2, host=(room.host_token, "phone-0"))  # the host's act only
+    with pytest.raises(BadRequest):
+        await room.hand_over(0, host=host)  # a phone's seat: that is a re-bind
+    await room.hand_over(2, host=host)
+    assert room.room_view()["notices"][-1] == {"k": "seat_handed_over", "seat": 2}
+    assert room.bot_seats() == [3] and not room.room_view()["seats"][2]["bot"]
+    fresh = room.kiosk_view()["seat_tokens"][2]
+    assert fresh and fresh != bot_token and room.lobby["seats"][2]["token"] == fresh
+    with pytest.raises(UnknownToken):
+        await room.claim_seat(bot_token, "sneaky")  # the old code is dead for good
+    with pytest.raises(NotYourSeat):  # a bot's move on its way once handed over: refused
+        await room.bot_submit(2, {"decision": "action", "option": ["lone_wolf"]})
+    assert await room.claim_seat(fresh, "person") == 2
+    assert room.check_seat(fresh, "person") == 2
+

@@ -5,8 +5,19 @@ The threat is one laptop on the same network: a thousand idle sockets (half-sent
 or the public board stream that anyone may open) used to take every file descriptor and lock
 every phone out. So:
 
-- each client address may hold `per_address` connections, and the server `total`; a
-  connection past either is closed at once, before aiohttp sees a byte of it (`Door`);
+- a connection is a stranger's until a request on it carries the cookie of a phone that
+  holds a seat or the host role; then it is the table's (`Guard.promote`). The table's
+  connections have places of their own (`proven`, `per_phone` for each phone) that no
+  stranger can take. At accept time nobody can tell who a connection belongs to, so:
+- the strangers' (unproven) connections are capped per address (`per_address`: past it a
+  connection is closed at once, before aiohttp sees a byte of it) and in all (`total`).
+  When they are all taken, a new connection still gets in: the oldest unproven connection
+  of the address holding the most is closed instead. A phone coming back while a flood
+  holds every place is one connection from an address that holds few, so it is never the
+  one closed; a flood from any number of addresses only takes places from itself;
+- every cap stays below the file limit the process really has (`raise_file_limit`,
+  `within_files`): a server out of descriptors cannot even accept the connection it would
+  close, and stops accepting for a second at a time, phones and all;
 - a request head must arrive whole within `head_seconds` of the connection (or of the last
   answer on a kept-alive connection), and a body within `body_seconds` of its head;
 - the public board stream, which needs no token, is capped overall and per address
@@ -23,12 +34,14 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import itertools
 import logging
 import re
+import resource
 import socket
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from aiohttp import web
 
@@ -53,16 +66,55 @@ def own_names() -> frozenset[str]:
 class Limits:
     """Every cap the server enforces. The defaults suit a real table: seven phones, the host
     and a handful of board viewers may all reach the Pi from one address (a NAT, or the tests
-    and benches on 127.0.0.1, twenty board viewers among them). Tests pass smaller ones."""
-    per_address: int = 64           # connections held by one client address
-    total: int = 2048               # all connections: well under the unit's LimitNOFILE
+    and benches on 127.0.0.1, twenty board viewers among them). Tests pass smaller ones;
+    start_server cuts the connection caps to the files the process may open
+    (`within_files`)."""
+    per_address: int = 64           # unproven connections held by one client address
+    total: int = 2048               # unproven connections in all (fewer if files are few)
+    proven: int = 128               # connections of phones holding a seat or the host role
+    per_phone: int = 16             # of those, one phone's (a browser opens six or so)
     public_streams: int = 64        # open board streams, all addresses together
     public_streams_per_address: int = 24
     head_seconds: float = 10.0      # a whole request head; also how long an idle socket stays
     body_seconds: float = 10.0      # a whole request body, from the end of its head
     linger_seconds: float = 2.0     # reading the rest of a body answered early, then close
+    write_seconds: float = 5.0      # a change not saved by then is answered 503 store_slow
     max_depth: int = 16             # JSON nesting; a command's option is 2 or 3 levels deep
     host_names: frozenset[str] = field(default_factory=own_names)
+
+
+# Descriptors kept for everything but the phones' sockets: the store and its log, the
+# kiosk, the buttons, the log file, and the sockets accepted in one go (asyncio accepts up to
+# the listen backlog, 128, at a time) that are closed only on the loop's next turn.
+FILES_KEPT = 256
+
+
+def raise_file_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit (started from a shell
+    it is often 1,024 while the hard limit is far higher) and return the limit it has now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 1 << 20
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError) as error:
+            log.warning("could not raise the limit on open files from %d: %s", soft, error)
+    return soft
+
+
+def within_files(limits: Limits, files: int) -> Limits:
+    """`limits` with the connection caps cut to fit in `files` descriptors, FILES_KEPT kept
+    aside: every connection the caps allow can then be held at once without the server
+    running out of descriptors."""
+    spare = max(files - FILES_KEPT, 64)
+    proven = min(limits.proven, spare // 4)
+    total = min(limits.total, spare - proven)
+    return replace(limits, proven=proven, total=total,
+                   per_address=min(limits.per_address, total),
+                   per_phone=min(limits.per_phone, proven))
 
 
 class Guard:
@@ -70,29 +122,80 @@ class Guard:
 
     def __init__(self, limits: Limits):
         self.limits = limits
-        self.connections: Counter[str] = Counter()
+        # The strangers' connections (not yet proven), by address, oldest first.
+        self.unproven: dict[str, dict[Door, None]] = {}
+        self.waiting = 0  # unproven connections in all
+        self.proven: Counter[str] = Counter()  # phone -> its proven connections
         self.streams: Counter[str] = Counter()
         self._warned: set[str] = set()  # one log line per flood, not one per socket
+        self._crowded = False  # said in the log that every unproven place is taken
 
-    def admit(self, address: str) -> bool:
-        limits = self.limits
-        if (self.connections[address] >= limits.per_address
-                or self.connections.total() >= limits.total):
-            if address not in self._warned:
-                self._warned.add(address)
-                log.warning("refusing connections from %s: %d open (%d in all)", address,
-                            self.connections[address], self.connections.total())
+    def admit(self, door: Door) -> bool:
+        """Count a new connection in, or refuse it (its address holds its cap). With every
+        unproven place taken, the oldest connection of the address holding most is closed
+        to make room: a flood makes room from itself, never from a phone coming back."""
+        limits, address = self.limits, door.address
+        mine = self.unproven.get(address)
+        if mine is not None and len(mine) >= limits.per_address:
+            self._warn(address, "refusing connections from %s: %d open (%d unproven in all)",
+                       len(mine), self.waiting)
             return False
-        if not self.connections[address]:
-            self._warned.discard(address)  # refused only by the total, now let in
-        self.connections[address] += 1
+        if self.waiting >= limits.total:
+            self._evict_one()
+        else:
+            self._crowded = False
+        self.unproven.setdefault(address, {})[door] = None
+        self.waiting += 1
         return True
 
-    def leave(self, address: str) -> None:
-        self.connections[address] -= 1
-        if self.connections[address] <= 0:
-            del self.connections[address]
-            self._warned.discard(address)
+    def _evict_one(self) -> None:
+        busiest = max((len(doors) for doors in self.unproven.values()), default=0)
+        if not busiest:
+            return
+        victim = min((next(iter(doors)) for doors in self.unproven.values()
+                      if len(doors) == busiest), key=lambda door: door.since)
+        if not self._crowded:  # one log line per flood, however many addresses it uses
+            self._crowded = True
+            log.warning("every unproven place is taken (%d): closing the oldest connections "
+                        "of the addresses holding most (%s: %d)", self.waiting,
+                        victim.address, busiest)
+        self._forget(victim)
+        victim.evict()
+
+    def _warn(self, address: str, message: str, *counts: int) -> None:
+        if address not in self._warned:
+            self._warned.add(address)
+            log.warning(message, address, *counts)
+
+    def _forget(self, door: Door) -> None:
+        doors = self.unproven.get(door.address)
+        if doors is None or door not in doors:
+            return
+        del doors[door]
+        self.waiting -= 1
+        if not doors:
+            del self.unproven[door.address]
+            self._warned.discard(door.address)
+
+    def promote(self, door: Door, phone: str) -> None:
+        """`door`'s request carried the cookie of `phone`, which holds a seat or the host
+        role: the connection moves to the table's own places, if that phone has some left."""
+        if door.phone is not None or door not in self.unproven.get(door.address, ()):
+            return
+        if (sum(self.proven.values()) >= self.limits.proven
+                or self.proven[phone] >= self.limits.per_phone):
+            return  # it stays unproven: one phone cannot take the others' places
+        self._forget(door)
+        door.phone = phone
+        self.proven[phone] += 1
+
+    def leave(self, door: Door) -> None:
+        if door.phone is None:
+            self._forget(door)
+            return
+        self.proven[door.phone] -= 1
+        if self.proven[door.phone] <= 0:
+            del self.proven[door.phone]
 
     @contextmanager
     def public_stream(self, address: str | None):
@@ -118,28 +221,45 @@ GUARD_KEY = web.AppKey("guard", Guard)
 # --- connections ---
 
 class Door(asyncio.Protocol):
-    """One accepted connection. Past its address's cap (or the total) it is aborted at once,
-    which frees its file descriptor before aiohttp makes anything of it; otherwise every call
-    goes on to aiohttp's own protocol, and its close gives the place back."""
+    """One accepted connection. Past its address's cap it is aborted at once, which frees its
+    file descriptor before aiohttp makes anything of it; otherwise every call goes on to
+    aiohttp's own protocol, and its close gives the place back. A connection closed to make
+    room (`evict`) has already given its place back."""
+
+    _order = itertools.count()  # which connection came first, to close the oldest
 
     def __init__(self, guard: Guard, make_protocol):
         self.guard = guard
         self.make_protocol = make_protocol
         self.inner: asyncio.Protocol | None = None
+        self.transport: asyncio.BaseTransport | None = None
         self.address = "?"
+        self.phone: str | None = None  # the phone it is proven to be, once it is
+        self.since = next(self._order)
+        self.counted = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
         self.address = peer[0] if isinstance(peer, tuple) and peer else "?"
-        if not self.guard.admit(self.address):
+        self.transport = transport
+        if not self.guard.admit(self):
             transport.abort()
             return
+        self.counted = True
         self.inner = self.make_protocol()
         self.inner.connection_made(transport)
 
+    def evict(self) -> None:
+        """Closed to make room for a newer connection; the guard has counted it out."""
+        self.counted = False
+        if self.transport is not None:
+            self.transport.abort()
+
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.counted:
+            self.counted = False
+            self.guard.leave(self)
         if self.inner is not None:
-            self.guard.leave(self.address)
             inner, self.inner = self.inner, None
             inner.connection_lost(exc)
 
@@ -262,6 +382,15 @@ async def check_origin(request: web.Request, handler):
             and not same_origin(origin, host_header, request.scheme):
         raise CrossOrigin("only the Pi's own pages may send this")
     return await handler(request)
+
+
+def prove(request: web.Request, phone: str) -> None:
+    """`request` carried the cookie of `phone`, which holds a seat or the host role: its
+    connection takes one of the table's places, out of the strangers' reach."""
+    transport = request.transport
+    door = transport.get_protocol() if transport is not None else None
+    if isinstance(door, Door) and door.counted:
+        door.guard.promote(door, phone)
 
 
 async def no_store(request: web.Request, response: web.StreamResponse) -> None:

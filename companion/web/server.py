@@ -25,7 +25,9 @@ from ..lang import LANGS, catalogue
 from ..replay import summary
 from ..room import PUBLIC, BadRequest, NotReady, Room, RoomError
 from . import guard
-from .payloads import Payloads, board_payload, host_payload, seat_payload
+from .files import Files
+from .payloads import Payloads, board_payload, host_payload
+from .saving import SAVING_KEY, Saving
 from .streams import STREAMS_KEY, Streams, close_streams, stream
 
 STATIC = Path(__file__).parent / "static"
@@ -49,6 +51,8 @@ async def refusals(request: web.Request, handler):
     phone = request.cookies.get(COOKIE)
     known = phone if phone and len(phone) <= 64 else None
     request[PHONE] = known
+    if known is not None and holds_a_place(request.app[ROOM_KEY], known):
+        guard.prove(request, known)  # this connection is the table's: no stranger can take it
     try:
         response = await handler(request)
     except RoomError as error:
@@ -75,6 +79,19 @@ async def refusals(request: web.Request, handler):
     return response
 
 
+def holds_a_place(room: Room, phone: str) -> bool:
+    """Whether `phone` (a cookie) holds a seat or the host role now."""
+    if phone == room.host_phone:
+        return True
+    return room.lobby is not None and any(s["phone"] == phone for s in room.lobby["seats"])
+
+
+async def saved(request: web.Request, change):
+    """Await a room `change` for the request's seat or host code, answered within seconds
+    even when the store is slow (companion/web/saving.py: `503 store_slow`)."""
+    return await request.app[SAVING_KEY].within(request.match_info["token"], change)
+
+
 async def body_of(request: web.Request) -> dict:
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY,
@@ -96,12 +113,6 @@ def lang_of(request: web.Request, room: Room) -> str:
 
 
 # --- pages ---
-
-def page(name: str):
-    async def handler(request: web.Request) -> web.Response:
-        return web.FileResponse(STATIC / name)
-    return handler
-
 
 async def lang_file(request: web.Request) -> web.Response:
     lang = request.match_info["lang"]
@@ -142,15 +153,17 @@ async def join_get(request: web.Request) -> web.Response:
 async def seat_claim(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
     body = await body_of(request)  # {"contribution": hex}: the phone's part of the deal
-    seat = await room.claim_seat(request.match_info["token"],
-                                 request[PHONE] or _new_phone(request), body.get("contribution"))
+    seat = await saved(request, room.claim_seat(
+        request.match_info["token"], request[PHONE] or _new_phone(request),
+        body.get("contribution")))
     return web.json_response({"seat": seat})
 
 
 async def seat_contribute(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
     body = await body_of(request)
-    await room.contribute(request.match_info["token"], request[PHONE], body.get("contribution"))
+    await saved(request, room.contribute(request.match_info["token"], request[PHONE],
+                                         body.get("contribution")))
     return web.json_response({"contributed": True})
 
 
@@ -184,15 +197,18 @@ def _new_phone(request: web.Request) -> str:
 async def seat_get(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
     seat = room.check_seat(request.match_info["token"], request[PHONE])
-    return web.json_response(seat_payload(room, seat, lang_of(request, room)))
+    # The stream's very bytes, padded as they are: a GET must not tell by its length what a
+    # stream message hides.
+    body = request.app[PAYLOADS_KEY].seat(seat, lang_of(request, room))
+    return web.Response(body=body, content_type="application/json")
 
 
 async def seat_command(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
     # Authorised only once the whole body is here, against the claim as it stands then.
     body = await body_of(request)
-    return web.json_response(await room.seat_submit(request.match_info["token"],
-                                                    request[PHONE], body))
+    return web.json_response(await saved(request, room.seat_submit(
+        request.match_info["token"], request[PHONE], body)))
 
 
 async def seat_events(request: web.Request) -> web.StreamResponse:
@@ -221,7 +237,8 @@ def host_room(request: web.Request) -> Room:
 
 async def host_claim(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    await room.claim_host(request.match_info["token"], request[PHONE] or _new_phone(request))
+    await saved(request, room.claim_host(request.match_info["token"],
+                                         request[PHONE] or _new_phone(request)))
     return web.json_response({"host": True})
 
 
@@ -236,20 +253,21 @@ async def host_game(request: web.Request) -> web.Response:
     bots = body.get("bots", [])
     if not isinstance(bots, list) or any(isinstance(b, bool) for b in bots):
         raise BadRequest("bots must be a list of seat numbers")
-    await room.new_game(body.get("setup"), lang=body.get("lang"), bots=bots,
-                        replace=body.get("replace") is True, host=host_of(request))
+    await saved(request, room.new_game(body.get("setup"), lang=body.get("lang"), bots=bots,
+                                       replace=body.get("replace") is True,
+                                       host=host_of(request)))
     return web.json_response(host_payload(room, lang_of(request, room)))
 
 
 async def host_start(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    await room.start(host=host_of(request))
+    await saved(request, room.start(host=host_of(request)))
     return web.json_response({"state_id": room.table.state_id})
 
 
 async def host_again(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    await room.play_again(host=host_of(request))
+    await saved(request, room.play_again(host=host_of(request)))
     return web.json_response({"state_id": room.table.state_id})
 
 
@@ -258,8 +276,8 @@ async def host_correct(request: web.Request) -> web.Response:
     command = {"decision": "correct", "option": body.get("option")}
     if "state_id" in body:
         command["state_id"] = body["state_id"]
-    return web.json_response(await request.app[ROOM_KEY].submit("host", command,
-                                                                 host=host_of(request)))
+    return web.json_response(await saved(request, request.app[ROOM_KEY].submit(
+        "host", command, host=host_of(request))))
 
 
 async def host_rebind(request: web.Request) -> web.Response:
@@ -267,14 +285,24 @@ async def host_rebind(request: web.Request) -> web.Response:
     seat = body.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise BadRequest("seat must be a seat number")
-    await request.app[ROOM_KEY].rebind(seat, host=host_of(request))
+    await saved(request, request.app[ROOM_KEY].rebind(seat, host=host_of(request)))
+    return web.json_response({"seat": seat})
+
+
+async def host_hand_over(request: web.Request) -> web.Response:
+    """A bot's seat to a person: a new code for it on the kiosk, announced everywhere."""
+    body = await body_of(request)
+    seat = body.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadRequest("seat must be a seat number")
+    await saved(request, request.app[ROOM_KEY].hand_over(seat, host=host_of(request)))
     return web.json_response({"seat": seat})
 
 
 async def host_lang(request: web.Request) -> web.Response:
     body = await body_of(request)
     room = request.app[ROOM_KEY]
-    await room.set_lang(body.get("lang"), host=host_of(request))
+    await saved(request, room.set_lang(body.get("lang"), host=host_of(request)))
     return web.json_response({"lang": room.lang})
 
 
@@ -318,15 +346,17 @@ async def board_events(request: web.Request) -> web.StreamResponse:
 def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
     app = web.Application(middlewares=[refusals, guard.check_origin], client_max_size=MAX_BODY)
     guard.install(app, limits or guard.Limits())
+    app[SAVING_KEY] = Saving(app[guard.GUARD_KEY].limits.write_seconds)
+    files = Files(STATIC)
     app[ROOM_KEY] = room
     app[PAYLOADS_KEY] = Payloads(room)
     app[STREAMS_KEY] = Streams()
     app.on_shutdown.append(close_streams)
-    app.router.add_get("/", page("index.html"))
-    app.router.add_get("/board", page("board.html"))
-    app.router.add_get("/h/{token}", page("host.html"))
-    app.router.add_get("/s/{token}", page("seat.html"))
-    app.router.add_get("/j/{token}", page("join.html"))
+    app.router.add_get("/", files.page("index.html"))
+    app.router.add_get("/board", files.page("board.html"))
+    app.router.add_get("/h/{token}", files.page("host.html"))
+    app.router.add_get("/s/{token}", files.page("seat.html"))
+    app.router.add_get("/j/{token}", files.page("join.html"))
     app.router.add_get("/lang/{lang}.json", lang_file)
     app.router.add_get("/api/choices", choices)
     app.router.add_get("/api/board", board_get)
@@ -346,18 +376,22 @@ def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
     app.router.add_post("/api/host/{token}/again", host_again)
     app.router.add_post("/api/host/{token}/correct", host_correct)
     app.router.add_post("/api/host/{token}/rebind", host_rebind)
+    app.router.add_post("/api/host/{token}/handover", host_hand_over)
     app.router.add_post("/api/host/{token}/lang", host_lang)
     app.router.add_get("/api/host/{token}/events", host_events)
     app.router.add_get("/api/host/{token}/record", host_record)
-    app.router.add_static("/static", STATIC)
+    # every path under /static/, odd ones too: an unknown one is the usual JSON 404
+    app.router.add_get("/static/{name:.*}", files.static)
     return app
 
 
 async def start_server(room: Room, host: str = "0.0.0.0", port: int = 8080,
                        limits: guard.Limits | None = None) -> web.AppRunner:
     """Serve inside the running loop. shutdown_timeout=1: open event streams would otherwise
-    hold a shutdown for minutes. The site caps connections per address (guard.GuardedSite)."""
-    limits = limits or guard.Limits()
+    hold a shutdown for minutes. The site caps connections per address (guard.GuardedSite).
+    The process may open as many files as it is allowed to (started from a shell its soft
+    limit is often 1,024), and the caps are cut to fit that many."""
+    limits = guard.within_files(limits or guard.Limits(), guard.raise_file_limit())
     app = make_app(room, limits)
     runner = web.AppRunner(app, shutdown_timeout=1, access_log=None,
                            **guard.runner_settings(limits))

@@ -42,14 +42,18 @@ async def test_join_screen_shows_seat_codes_and_claims_as_they_happen(room):
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
-        assert shown_codes(app) == [f"{BASE}/s/{t}" for t in tokens]
+        # a bot's seat has no code (no phone may take it unseen): the host hands it over
+        assert tokens[2] is None
+        assert shown_codes(app) == [f"{BASE}/s/{t}" for t in tokens[:2]]
         for name in NAMES[:3]:
             assert name in text
-        assert "Seat 3 Cai (bot)" in text  # a bot's seat is marked, and still scannable
+        assert "3 Cai          bot" in text and "Seat 3 Cai" not in text
+        assert "A bot's seat has no code: the host hands it to a person on the host's page." \
+            in text
         await room.claim_seat(tokens[1], "phone-ben")
         text = await settle(app, pilot)
         assert "2 Ben          √ joined" in text
-        assert shown_codes(app) == [f"{BASE}/s/{tokens[0]}", f"{BASE}/s/{tokens[2]}"]
+        assert shown_codes(app) == [f"{BASE}/s/{tokens[0]}"]
         with pytest.raises(SeatClaimed):
             await room.claim_seat(tokens[1], "phone-intruder")
         text = await settle(app, pilot)
@@ -111,14 +115,15 @@ async def test_at_240x67_every_seat_has_its_own_code_in_seat_order(room, players
     app = kiosk(room)
     async with app.run_test(size=(240, 67)) as pilot:
         text = await settle(app, pilot)
-        assert shown_codes(app) == [f"{BASE}/s/{t}" for t in tokens]  # in seat order
+        assert tokens[0] is None  # seat 1 is a bot's: no code, no phone may take it
+        assert shown_codes(app) == [f"{BASE}/s/{t}" for t in tokens[1:]]  # in seat order
         codes = [qr for qr in app.query(QrCode) if qr.data in shown_codes(app)]
         assert all(fully_shown(app, qr) for qr in codes)
         lines = text.splitlines()
-        for seat, qr in enumerate(codes):
+        for seat, qr in enumerate(codes, start=1):
             label = lines[qr.region.y - 1][qr.region.x:qr.region.right]  # just above its code
             assert label.startswith(f"Seat {seat + 1} {NAMES[seat]}")
-        assert lines[codes[0].region.y - 1].count("(bot)") == 1  # seat 1 is a bot's
+        assert "1 Ana          bot" in text
         # reading order is seat order: left to right, then the next row
         places = [(qr.region.y, qr.region.x) for qr in codes]
         assert places == sorted(places)
@@ -229,3 +234,76 @@ async def test_the_kiosk_draws_only_the_16_colours_the_pi_console_shows(room):
                  for colour in (app.screen.get_style_at(x, y).color,
                                 app.screen.get_style_at(x, y).bgcolor) if colour is not None}
         assert kinds <= {ColorType.DEFAULT, ColorType.STANDARD}, kinds
+
+
+async def test_a_demos_bot_seats_have_no_code_and_the_host_hands_one_over_in_public(tmp_path):
+    """A bot's seat showed under "no phone" all game long and its code let any phone take it
+    unseen. Now it has no code; in a demo the join screen says how to get one (F5: the host's
+    code, then the host's page); the hand-over gives the seat a code and is said on the
+    board."""
+    room = Room(EventStore(str(tmp_path / "games.db")), seed=5, bot_delay=600, demo=True)
+    await room.new_game({"names": NAMES[:4]}, bots=[0, 1, 2, 3])  # as `demo` deals it
+    await room.start()
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        text = await settle(app, pilot)
+        assert "SHIELDS" in text and "no phone" not in text
+        await pilot.press("f3")
+        text = await settle(app, pilot)
+        assert shown_codes(app) == []
+        assert "A bot's seat has no code. To play one: F5 shows the host's code" in text
+        await pilot.press("f3")
+        await pilot.press("f5")
+        await settle(app, pilot)
+        assert shown_codes(app) == [f"{BASE}/h/{room.host_token}"]
+        await room.claim_host(room.host_token, "newcomer")
+        await room.hand_over(1, host=(room.host_token, "newcomer"))
+        text = await settle(app, pilot)
+        assert "The host gave seat 2 (Ben), a bot's, to a person. Its new code: F3" in text
+        assert "no phone: seat 2 (F3)" in text
+        await pilot.press("f3")
+        text = await settle(app, pilot)
+        assert shown_codes(app) == [f"{BASE}/s/{room.kiosk_view()['seat_tokens'][1]}"]
+        assert "A bot's seat has no code: the host hands it to a person on the host's page." \
+            in text  # the host is claimed now: the way in is their page
+
+
+async def test_f5_on_a_full_disk_says_on_screen_that_no_new_host_code_was_made(tmp_path):
+    """F5 with the store unwritable (SQLite's "database or disk is full") did nothing on
+    the screen; only the log said why. Now the bottom line says it, in the kiosk's language,
+    and the board stays: the old host code still works."""
+    import sqlite3
+
+    from table_play import seated_room
+    room = await seated_room(tmp_path, players=4)
+    await room.claim_host(room.host_token, "host-phone")
+    host = room.host_token
+
+    def full(*_args):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        room.store.put_setting = full
+        await pilot.press("f5")
+        text = await settle(app, pilot)
+        assert "No new host code: the Pi cannot save (its storage is full or failing)" in text
+        assert "SHIELDS" in text and shown_codes(app) == []
+        assert room.host_token == host and room.host_phone == "host-phone"
+        await pilot.press("f2")  # the language cannot be saved either: said, in English
+        text = await settle(app, pilot)
+        assert "That key changed nothing: the Pi cannot save" in text and room.lang == "en"
+        del room.store.put_setting  # the card writes again: Spanish, then full once more
+        await pilot.press("f2")
+        await settle(app, pilot)
+        room.store.put_setting = full
+        await pilot.press("f5")
+        text = await settle(app, pilot)
+        assert "Sin código de anfitrión nuevo: la Pi no puede guardar" in text
+        assert room.host_token == host and shown_codes(app) == []
+        del room.store.put_setting
+        await pilot.press("f5")
+        text = await settle(app, pilot)
+        assert "Sin código de anfitrión nuevo" not in text  # this time it was made
+        assert shown_codes(app) == [f"{BASE}/h/{room.host_token}"] and room.host_token != host

@@ -136,8 +136,8 @@ class Seating:
 @pytest.fixture
 async def set_up_game(room, new_phone):
     """set_up_game(names, start=True, claim=True) -> Seating: the host claims the host code,
-    sets up a game and (claim) every seat is claimed by a phone of its own, then (start) the
-    game starts."""
+    sets up a game and (claim) every seat is claimed by a phone of its own (a bot's seat by
+    none: no phone may claim it), then (start) the game starts."""
 
     async def setup(names, start: bool = True, claim: bool = True, **game) -> Seating:
         host = new_phone()
@@ -149,7 +149,9 @@ async def set_up_game(room, new_phone):
         seats = []
         for seat, token in enumerate(room.kiosk_view()["seat_tokens"]):
             phone = new_phone()
-            if claim:
+            if token is None:  # a bot's seat: no code on the kiosk, no phone may claim it
+                token = room.lobby["seats"][seat]["token"]
+            elif claim:
                 response = await phone.post(f"/api/seat/{token}/claim")
                 assert (await response.json()) == {"seat": seat}
             seats.append((phone, token))

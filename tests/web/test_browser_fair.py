@@ -89,3 +89,27 @@ async def test_phones_give_randomness_see_the_commitment_and_check_the_deal_offl
     assert not errors and not phones.errors
     await context.close()
     await served.start()  # the fixture stops it again
+
+
+async def test_the_page_and_the_verify_command_judge_every_record_alike(served, browser):
+    """A secret or contribution that is not exactly 64 lowercase hex digits (spaces that
+    bytes.fromhex skips, capitals) is refused by both; an honest record verifies on both."""
+    from test_fair import fair_record, odd_records
+
+    from companion.verify import verify
+    records = {"honest": fair_record(3, seed=5), **odd_records()}
+    phones = Phones(browser, served.base)
+    page = await phones.open("/fair")
+    for name, rec in records.items():
+        await page.evaluate("() => document.getElementById('result').removeAttribute("
+                            "'data-result')")
+        await page.fill("#pasted", json.dumps(rec))
+        await page.click("#check")
+        await page.wait_for_selector("#result[data-result]")
+        judged = await page.get_attribute("#result", "data-result")
+        assert judged == ("verified" if not verify(rec) else "failed"), name
+        assert judged == ("verified" if name == "honest" else "failed"), name
+        if name != "honest":  # said as a problem of the record, not as a crash of the page
+            said = await page.inner_text("#result")
+            assert "64 lowercase hex digits" in said and "damaged" not in said, said
+    assert not phones.errors

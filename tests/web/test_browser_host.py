@@ -195,6 +195,12 @@ async def test_play_again_deals_a_new_game_to_the_same_phones_and_the_form_remem
         seat = rng.choice(g.pending.seats)
         await room.submit(seat, choice_for(g, seat, rng))
     first = room.table.game_id
+    # A seat re-bound after the game waits for its new phone: no deal to a seat nobody holds
+    await room.rebind(1)
+    await host.wait_for_selector("#again[disabled]")
+    assert "A seat waits for its phone" in await host.inner_text("#again-hint")
+    seats[1] = await phones.open(seat_path(room.kiosk_view()["seat_tokens"][1]))
+    await host.wait_for_selector("#again:not([disabled])")
     await host.click("#again")
     await showing(seats, 0)  # every phone, still on its seat, shows the new deal
     assert room.table.game_id != first and room.phase == "play"

@@ -184,3 +184,57 @@ async def test_a_new_game_replaces_a_finished_or_abandoned_one_with_new_codes(
     assert not set(room.kiosk_view()["seat_tokens"]) & set(old_tokens)
     phone, token = table.seats[0]
     assert (await phone.get(f"/api/seat/{token}")).status == 404  # the old code is gone
+
+
+async def test_play_again_answers_not_ready_while_a_re_bound_seat_waits_for_its_phone(
+        room, set_up_game, new_phone):
+    """Play again refuses exactly what start refuses: a seat nobody holds gets no status."""
+    import random
+
+    from companion.simulate import choice_for
+    table = await set_up_game(NAMES)
+    rng = random.Random(3)
+    while not room.table.over:
+        g = room.table.state
+        seat = rng.choice(g.pending.seats)
+        await room.submit(seat, choice_for(g, seat, rng))
+    first = room.table.game_id
+    await table.host.post(f"{table.host_url}/rebind", json={"seat": 1})
+    refused = await table.host.post(f"{table.host_url}/again")
+    assert refused.status == 409
+    assert (await refused.json())["error"]["code"] == "not_ready"
+    assert room.phase == "over" and room.table.game_id == first
+    fresh = room.kiosk_view()["seat_tokens"][1]
+    assert (await new_phone().post(f"/api/seat/{fresh}/claim")).status == 200
+    assert (await table.host.post(f"{table.host_url}/again")).status == 200
+    assert room.phase == "play" and room.table.game_id != first
+
+
+async def test_a_bots_seat_is_not_listed_nor_claimable_and_the_host_hands_it_over(
+        room, set_up_game, new_phone):
+    """The table code's page listed a bot's seat code all game long, and any phone could
+    take the seat unseen. Now no phone may claim it (a typed refusal); the host hands it to
+    a person on the host page: a new code, announced."""
+    table = await set_up_game(NAMES, bots=[3])
+    bot_token = table.seats[3][1]
+    listed = await (await new_phone().get(f"/api/join/{room.kiosk_view()['table_token']}")).json()
+    assert listed["seats"][3]["bot"] and listed["seats"][3]["token"] is None
+    assert bot_token not in str(listed)
+    sneaky = new_phone()
+    refused = await sneaky.post(f"/api/seat/{bot_token}/claim")
+    assert refused.status == 409
+    assert (await refused.json())["error"]["code"] == "bot_seat"
+    assert (await sneaky.get(f"/api/seat/{bot_token}")).status == 403  # no status, no dice
+    assert room.lobby["seats"][3]["bot"] and room.lobby["seats"][3]["phone"] is None
+    handed = await table.host.post(f"{table.host_url}/handover", json={"seat": 3})
+    assert handed.status == 200 and await handed.json() == {"seat": 3}
+    assert room.room_view()["notices"][-1] == {"k": "seat_handed_over", "seat": 3}
+    fresh = room.kiosk_view()["seat_tokens"][3]
+    assert fresh and fresh != bot_token
+    assert (await sneaky.post(f"/api/seat/{bot_token}/claim")).status == 404  # dead code
+    person = new_phone()
+    assert await (await person.post(f"/api/seat/{fresh}/claim")).json() == {"seat": 3}
+    payload = await (await person.get(f"/api/seat/{fresh}")).json()
+    assert payload["view"]["you"]["status"] == room.table.state.seats[3].status
+    not_a_bot = await table.host.post(f"{table.host_url}/handover", json={"seat": 0})
+    assert not_a_bot.status == 400 and room.lobby["seats"][0]["phone"] is not None

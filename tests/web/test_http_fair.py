@@ -113,7 +113,7 @@ async def test_the_verify_page_is_one_file_in_the_rooms_language(room, new_phone
 
 async def test_a_phone_gives_for_the_next_game_once_this_one_is_over(
         room, set_up_game, new_phone):
-    table = await set_up_game(NAMES, start=True, claim=True, bots=[0, 1, 2, 3])
+    table = await set_up_game(NAMES, start=True, claim=True, bots=[1, 2, 3])
     phone, token = table.seats[0]
     bad = await phone.post(f"/api/seat/{token}/contribute", json={"contribution": "12"})
     assert bad.status == 400 and (await bad.json())["error"]["code"] == "bad_request"
@@ -125,3 +125,25 @@ async def test_a_phone_gives_for_the_next_game_once_this_one_is_over(
     assert ok.status == 200
     assert room.lobby["fair"]["contributions"][0] == "ab" * 32
     assert room.room_view()["seats"][0]["contributed"]
+
+
+# What bytes.fromhex would read but the verify page would not (spaces, capitals): such a
+# contribution would be published and make an honest game's record look forged on the page.
+ODD = {"spaces": "ab" * 31 + "  ", "all_spaces": " " * 64, "capitals": "AB" * 32,
+       "tab_newline": "ab" * 31 + "\t\n", "short": "ab" * 31, "long": "ab" * 33}
+
+
+@pytest.mark.parametrize("value", ODD.values(), ids=ODD.keys())
+async def test_a_contribution_that_is_not_exactly_64_lowercase_hex_digits_is_refused(
+        room, set_up_game, value):
+    table = await set_up_game(NAMES, start=False, claim=False)
+    phone, token = table.seats[0]
+    refused = await phone.post(f"/api/seat/{token}/claim", json={"contribution": value})
+    assert refused.status == 400 and (await refused.json())["error"]["code"] == "bad_request"
+    assert room.lobby["seats"][0]["phone"] is None  # nothing stored, nothing published
+    assert room.lobby["fair"]["contributions"][0] is None
+    claimed = await phone.post(f"/api/seat/{token}/claim")
+    assert claimed.status == 200
+    refused = await phone.post(f"/api/seat/{token}/contribute", json={"contribution": value})
+    assert refused.status == 400 and room.lobby["fair"]["contributions"][0] is None
+    assert not room.room_view()["seats"][0]["contributed"]

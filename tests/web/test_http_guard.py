@@ -12,6 +12,8 @@ import logging
 import random
 import resource
 import socket
+import sys
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -381,3 +383,220 @@ async def test_a_host_name_that_is_not_the_pis_is_refused(room, server, set_up_g
                  f"{socket.gethostname()}:{port}", f"{socket.gethostname()}.local:{port}"]:
         response = await table.host.get("/api/board", headers={"Host": name})
         assert response.status == 200, (name, await response.text())
+
+
+# --- a flood from many addresses -------------------------------------------------------------
+
+FLOOD_SERVER = Path(__file__).with_name("flood_server.py")
+FLOOD_ADDRESSES = [f"127.77.0.{i}" for i in range(1, 101)]  # 100 strangers' addresses
+FLOOD_EACH = 12  # half-sent heads held from each: 1,200 in all, more than 1,024 files
+QUICKLY = 3.0  # seconds: a phone's every answer during the flood (a tap, a stream's view)
+
+
+@pytest.fixture
+def files_for_the_flood():
+    """This process holds the strangers' ends of the flood: its soft file limit is raised to
+    its hard one for the test, and put back after."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 1 << 16
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    yield wanted
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+class Flood:
+    """Strangers holding half-sent request heads, `each` from every address, and coming back a
+    moment after the server closes one (as a flood script would): sockets the server must
+    keep until its head timeout, whatever it closes."""
+
+    def __init__(self, port: int, addresses: list[str], each: int, pause: float = 1.0):
+        self.port, self.pause = port, pause
+        self.half = f"GET /api/board HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
+        self.slots = [address for address in addresses for _ in range(each)]
+        self.writers: set[asyncio.StreamWriter] = set()
+        self.tries = self.connections = 0
+        self.all_tried = asyncio.Event()
+        self.tasks: list[asyncio.Task] = []
+
+    async def start(self) -> None:
+        """Every slot has tried to connect once when this returns; they go on until stop()."""
+        for start in range(0, len(self.slots), 200):  # a few hundred at a time, as it goes
+            self.tasks += [asyncio.create_task(self._slot(a))
+                           for a in self.slots[start:start + 200]]
+            await asyncio.sleep(0.05)
+        await asyncio.wait_for(self.all_tried.wait(), 60)
+
+    async def _slot(self, address: str) -> None:
+        while True:
+            try:
+                reader, writer = await asyncio.wait_for(asyncio.open_connection(
+                    "127.0.0.1", self.port, local_addr=(address, 0)), 2)
+            except (OSError, TimeoutError):
+                writer = None
+            self._tried()
+            if writer is not None:
+                self.connections += 1
+                self.writers.add(writer)
+                try:
+                    writer.write(self.half)
+                    await reader.read()  # until the server closes it
+                except OSError:
+                    pass
+                finally:
+                    self.writers.discard(writer)
+                    writer.close()
+            await asyncio.sleep(self.pause)
+
+    def _tried(self) -> None:
+        self.tries += 1
+        if self.tries >= len(self.slots):
+            self.all_tried.set()
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for writer in self.writers:
+            writer.close()
+
+
+def phone_session(base: str, cookie: str, address: str) -> aiohttp.ClientSession:
+    """A phone that holds a place (its cookie), from an address of its own."""
+    jar = aiohttp.CookieJar(unsafe=True)
+    jar.update_cookies({"dm_phone": cookie}, URL(base))
+    return aiohttp.ClientSession(base_url=base, cookie_jar=jar,
+                                 timeout=aiohttp.ClientTimeout(total=2 * QUICKLY),
+                                 connector=aiohttp.TCPConnector(local_addr=(address, 0)))
+
+
+@pytest.mark.parametrize("soft, hard", [(1024, 1024), (1024, 8192)],
+                         ids=["1024 files in all", "a shell's 1024 of 8192"])
+async def test_strangers_on_100_addresses_leave_the_seated_phones_and_the_host_their_way_in(
+        tmp_path, files_for_the_flood, open_stream, soft, hard):
+    """The caps were 64 connections an address and 2,048 in all, whatever the process's file
+    limit: about 32 addresses reached the total (then no phone got in), and under a shell's
+    1,024 files 20 addresses used every descriptor (the server could not even accept, and
+    stopped accepting a second at a time). Now the server raises its own soft limit, cuts its
+    caps to fit, keeps the seated phones' and the host's connections apart from strangers',
+    and makes room for a newcomer from the address that holds most. The server runs in a
+    process of its own, with the file limit a shell or a unit gives it."""
+    if files_for_the_flood < len(FLOOD_ADDRESSES) * FLOOD_EACH + 1024:
+        pytest.skip(f"this process may open only {files_for_the_flood} files")
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, str(FLOOD_SERVER), str(tmp_path / "g.db"), str(soft), str(hard),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    flood = None
+    sessions: list[aiohttp.ClientSession] = []
+    try:
+        info = json.loads(await asyncio.wait_for(server.stdout.readline(), 60))
+        # It has all the files it may have, and its caps leave a margin within them.
+        assert info["files"] == hard
+        assert info["total"] + (info.get("proven") or 0) <= info["files"] - 128, info
+        port = info["port"]
+        base = f"http://127.0.0.1:{port}"
+        flood = Flood(port, FLOOD_ADDRESSES, FLOOD_EACH)
+        await flood.start()
+
+        timings: list[float] = []
+
+        async def quickly(request):
+            start = asyncio.get_running_loop().time()
+            answer = await request
+            timings.append(asyncio.get_running_loop().time() - start)
+            return answer
+
+        # The phones come (back) now, each from its own address, while the flood holds.
+        host_token, host_cookie = info["host"]
+        host = phone_session(base, host_cookie, "127.88.0.100")
+        phones = [phone_session(base, cookie, f"127.88.0.{seat + 1}")
+                  for seat, (_, cookie) in enumerate(info["seats"])]
+        sessions += [host, *phones]
+        seat_urls = [f"/api/seat/{token}" for token, _ in info["seats"]]
+        host_url = f"/api/host/{host_token}"
+
+        response = await quickly(host.get(host_url))
+        assert response.status == 200, await response.text()
+        host_stream = await quickly(open_stream(host, host_url + "/events"))
+        await quickly(host_stream.next_view())
+        streams = []
+        for phone, url in zip(phones, seat_urls):
+            response = await quickly(phone.get(url))
+            assert response.status == 200, await response.text()
+            stream = await quickly(open_stream(phone, url + "/events"))
+            await quickly(stream.next_view())
+            streams.append(stream)
+        # A few turns of play: each tap answered, and every phone's stream hears of it.
+        rng = random.Random(5)
+        played = 0
+        for _ in range(8):
+            board = await (await quickly(host.get(host_url))).json()
+            if board["view"]["outcome"] is not None:
+                break
+            seat = board["view"]["waiting"]["seats"][0]
+            payload = await (await quickly(phones[seat].get(seat_urls[seat]))).json()
+            decision = payload["view"]["you"]["decision"]
+            command = {"decision": decision["decision"], "state_id": payload["view"]["state_id"],
+                       "option": rng.choice(decision["options"])}
+            response = await quickly(phones[seat].post(seat_urls[seat] + "/command",
+                                                       json=command))
+            assert response.status in (200, 409), await response.text()
+            if response.status == 200:
+                played += 1
+                state = (await response.json())["state_id"]
+                for stream in streams:
+                    await quickly(stream.next_view(lambda p: p["view"]["state_id"] >= state))
+        assert played >= 4
+        # and the host's own changes
+        response = await quickly(host.post(host_url + "/lang", json={"lang": "es"}))
+        assert response.status == 200, await response.text()
+        await quickly(host_stream.next_view(lambda p: p["room"]["lang"] == "es"))
+        timings.sort()
+        print(f"\n{info['files']} files, caps {info['total']}+{info.get('proven')}: "
+              f"{flood.connections} strangers' connections; {len(timings)} phone answers, "
+              f"p50 {timings[len(timings) // 2]:.3f}s, max {timings[-1]:.3f}s")
+        assert timings[-1] < QUICKLY, timings[-5:]
+    finally:
+        for session in sessions:
+            await session.close()
+        if flood is not None:
+            await flood.stop()
+        server.stdin.close()
+        try:
+            await asyncio.wait_for(server.wait(), 15)
+        except TimeoutError:
+            server.kill()
+            await server.wait()
+
+
+async def test_the_phones_open_streams_are_theirs_while_strangers_take_every_other_place(
+        room, set_up_game, guarded, open_stream):
+    """With a stranger's socket on each of 100 addresses, the address holding most is the
+    one the table's phones share (a NAT, or here 127.0.0.1): without places of their own,
+    the phones' streams, the oldest connections, would be the ones closed to make room.
+    Proven by their cookies, they are not counted with strangers at all."""
+    table = await set_up_game(NAMES)
+    base = await guarded(total=40, per_address=8, head_seconds=60)
+    streams = [await open_stream(phone, base + table.seat_url(seat, "/events"))
+               for seat, (phone, _) in enumerate(table.seats)]
+    host_stream = await open_stream(table.host, base + f"{table.host_url}/events")
+    for stream in streams + [host_stream]:
+        await stream.next_view()
+    flood = Flood(URL(base).port, FLOOD_ADDRESSES, 1, pause=0.5)
+    try:
+        await flood.start()
+        for _ in range(3):
+            seat, command = await command_for(room)
+            response = await asyncio.wait_for(
+                table.seats[seat][0].post(base + table.seat_url(seat, "/command"),
+                                          json=command), WAIT)
+            assert response.status == 200, await response.text()
+            state = (await response.json())["state_id"]
+            for stream in streams + [host_stream]:  # every stream is still open, and hears
+                await stream.next_view(lambda p: p["view"]["state_id"] >= state)
+        response = await asyncio.wait_for(
+            table.host.post(base + f"{table.host_url}/lang", json={"lang": "es"}), WAIT)
+        assert response.status == 200, await response.text()
+        await host_stream.next_view(lambda p: p["room"]["lang"] == "es")
+        assert flood.connections > 40  # strangers came back, and places were made for them
+    finally:
+        await flood.stop()

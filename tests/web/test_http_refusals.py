@@ -1,10 +1,13 @@
 """Every refusal of the HTTP API: a JSON error with a stable code and the right status, and
 nothing changed (DESIGN: "Bad input of any kind ... gets a clear refusal and changes
 nothing")."""
+import asyncio
+import json
 import random
 
 import aiohttp
 import pytest
+from yarl import URL
 
 from companion.darkmoon.data import OUTPOST_TOKENS
 from companion.simulate import choice_for
@@ -301,3 +304,37 @@ async def test_unknown_paths_and_wrong_methods_answer_json(new_phone):
     await refused(await phone.get(f"/api/seat/{WRONG_TOKEN}/command"), 405,
                   "method_not_allowed")
     await refused(await phone.post("/api/board"), 405, "method_not_allowed")
+
+
+@pytest.mark.parametrize("path", [
+    "/static/%252e%252e/x", "/static/%252e%252e/%252e%252e/etc/passwd", "/static/....//x",
+    "/static/....//seat.js", "/static/..\\x", "/static/..%5cseat.js", "/static/a\\b",
+    "/static/nothing.js", "/static/", "/static/seat.js/", "/static/."])
+async def test_odd_static_paths_answer_the_documented_json_404(server, path):
+    """Sent byte for byte (a client library would tidy the path): aiohttp's static route
+    answered these with an empty 404 as application/octet-stream, which no page can read."""
+    url = URL(server)
+    reader, writer = await asyncio.open_connection(url.host, url.port)
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {url.authority}\r\n"
+                     f"Connection: close\r\n\r\n".encode())
+        answer = await asyncio.wait_for(reader.read(), 10)
+    finally:
+        writer.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    assert lines[0].startswith("HTTP/1.1 404"), lines[0]
+    kinds = [line.split(":", 1)[1].strip() for line in lines
+             if line.lower().startswith("content-type:")]
+    assert kinds and kinds[0].startswith("application/json"), kinds
+    assert json.loads(body)["error"]["code"] == "not_found"
+
+
+async def test_the_pages_files_are_still_served_and_revalidated(new_phone):
+    phone = new_phone()
+    response = await phone.get("/static/seat.js")
+    assert response.status == 200 and "javascript" in response.content_type
+    again = await phone.get("/static/seat.js", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status == 304
+    page = await phone.get("/s/whatever")
+    assert page.status == 200 and page.content_type == "text/html"

@@ -144,9 +144,10 @@ export function live({ getUrl, eventsUrl, onView, onNotice, onError }) {
 }
 
 // Room notices every phone must see as they happen: a seat's phone put out by a re-bind, a
-// new host code made at the Pi. Only those that arrive after the page opened are said (a
-// phone that slept hears of them when it wakes); `room.notice_count` tells which are new.
-const ANNOUNCED = new Set(["seat_rebound", "host_replaced"]);
+// bot's seat handed to a person, a new host code made at the Pi. Only those that arrive
+// after the page opened are said (a phone that slept hears of them when it wakes);
+// `room.notice_count` tells which are new.
+const ANNOUNCED = new Set(["seat_rebound", "seat_handed_over", "host_replaced"]);
 
 function announcer(onView) {
   let seen = null;

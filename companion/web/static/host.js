@@ -13,6 +13,7 @@ let choices = null;
 let stream = null;
 let shownPhase = null;  // the form opens by itself only when the phase changes
 let rebinding = null;  // the seat whose re-bind waits for a second, confirming tap
+let handing = null;  // the bot's seat whose hand-over to a person waits for a second tap
 let expansionOn = false;  // Shadow Corporation ticked: its characters and final events too
 
 const $ = (id) => document.getElementById(id);
@@ -172,15 +173,30 @@ function joinPanel() {
         if (await post("rebind", { seat: s.seat })) toast(t("phone.host.rebound", { name: s.name }));
         render();
       } }, t(confirming ? "phone.host.rebind_confirm" : "phone.host.rebind"));
+    // A bot's seat goes to a person only by this deliberate act, announced everywhere.
+    const handsOver = handing === s.seat;
+    const handOver = s.bot && el("button", {
+      type: "button", class: handsOver ? "danger" : "", "data-hand-over": s.seat,
+      onclick: async () => {
+        if (!handsOver) { handing = s.seat; render(); return; }
+        handing = null;
+        if (await post("handover", { seat: s.seat })) {
+          toast(t("phone.host.handed_over", { name: s.name }));
+        }
+        render();
+      } }, t(handsOver ? "phone.host.hand_over_confirm" : "phone.host.hand_over"));
     return el("li", { class: state, "data-seat": s.seat }, el("span", {}, s.name), " — ",
-              t(`phone.lobby.${state}`), " ", rebind || "");
+              t(`phone.lobby.${state}`), " ", rebind || handOver || "");
   });
   const parts = [el("h2", {}, t("phone.host.seats")), el("ul", { class: "join" }, rows)];
   if (room.phase === "over") {
-    // The same phones stay on the same seats: one tap deals the next game.
-    parts.push(el("button", { type: "button", class: "primary", id: "again",
+    // The same phones stay on the same seats: one tap deals the next game. As for a start,
+    // only once every seat has a phone or a bot (a seat re-bound since waits for its phone).
+    const held = room.seats.every((s) => s.claimed || s.bot);
+    parts.push(el("button", { type: "button", class: "primary", id: "again", disabled: !held,
                               onclick: () => post("again") }, t("phone.host.again")),
-               el("p", { class: "hint" }, t("phone.host.again_hint")),
+               el("p", { class: "hint", id: "again-hint" },
+                  t(held ? "phone.host.again_hint" : "phone.host.again_waits")),
                // Every roll, card and vote in words, in this phone's language: only after the
                // game, when nothing is secret any more (the server refuses it before).
                el("a", { class: "button", id: "record", download: "",

@@ -15,11 +15,12 @@ function draw() {
     const label = [el("span", { class: "seat-number" }, t("phone.join.seat", { n: s.seat + 1 })),
                    el("span", { class: "seat-name" }, s.name)];
     if (s.token) {
-      if (s.bot) label.push(el("span", { class: "hint" }, t("phone.lobby.bot")));
       return el("li", {}, el("a", { class: "button", href: `/s/${s.token}` }, label));
     }
-    return el("li", { class: "taken" }, label,
-              el("span", { class: "hint" }, t("phone.lobby.joined")));
+    // A bot's seat is no phone's to take: the host hands it to a person (a new code).
+    return el("li", { class: s.bot ? "taken bot" : "taken" }, label,
+              el("span", { class: "hint" },
+                 t(s.bot ? "phone.lobby.bot" : "phone.lobby.joined")));
   }));
   if (!seats.some((s) => s.token)) {
     message.className = "message";

@@ -282,7 +282,7 @@ function turnSignal() {
 
 function failed(error) {
   if (!(error instanceof Refused)) return;
-  const known = ["seat_claimed", "not_your_seat", "unknown_token"];
+  const known = ["seat_claimed", "not_your_seat", "unknown_token", "bot_seat"];
   message(known.includes(error.code) ? t(`phone.error.${error.code}`) : error.message);
   if (known.includes(error.code)) $("mine").hidden = true;
 }

@@ -6,6 +6,8 @@
 "use strict";
 
 const FORMAT = "darkmoon-fair/1";
+// A secret or a contribution, and nothing else (a string: test() would read [x] as x)
+const hex32 = (value) => typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -126,6 +128,9 @@ function verifyRecord(rec) {
   const problems = [];
   const counts = { events: 0, outcomes: 0 };
   if (!rec || rec.format !== FORMAT) return { problems: ["format"], counts };
+  // Exactly 64 lowercase hex digits, as `darkmoon-companion verify` reads them: the page and
+  // the command judge every record alike.
+  if (!hex32(rec.secret)) return { problems: ["secret"], counts };
   if (toHex(sha256(fromHex(rec.secret))) !== String(rec.commitment).toLowerCase()) {
     return { problems: ["commitment"], counts };
   }
@@ -135,10 +140,9 @@ function verifyRecord(rec) {
   if (seats.length !== n || seats.some((s, i) => s !== i)) {
     return { problems: ["contributions"], counts };
   }
-  const key = concat(fromHex(rec.secret), ...rec.contributions.map((c) => {
-    if (c.value.length !== 64) throw new Error(`seat ${c.seat}: not 32 bytes`);
-    return fromHex(c.value);
-  }));
+  const odd = rec.contributions.find((c) => !hex32(c.value));
+  if (odd) return { problems: ["contribution"], counts, values: { seat: odd.seat } };
+  const key = concat(fromHex(rec.secret), ...rec.contributions.map((c) => fromHex(c.value)));
   const pads = hmacKey(key);
   if (!Array.isArray(rec.draws) || rec.draws.length !== events.length) {
     return { problems: ["draws"], counts };
@@ -215,11 +219,11 @@ async function check(text) {
     show("failed", [t("malformed", { why: error.message })]);
     return;
   }
-  const { problems, counts } = result;
+  const { problems, counts, values } = result;
   if (problems.length) {
     const first = problems[0];
     show("failed", [t("failed"), t(`problem.${first}`) === `problem.${first}`
-      ? t("problem.outcome", { where: first }) : t(`problem.${first}`)]);
+      ? t("problem.outcome", { where: first }) : t(`problem.${first}`, values)]);
     return;
   }
   const fingerprint = `${rec.commitment.slice(0, 4)} ${rec.commitment.slice(4, 8)}`.toUpperCase();
