@@ -1,7 +1,8 @@
 """docs/table-api.md cannot fall behind the engine: every id it lists is compared with the
 rules' own tables, every fact kind with what the rules' source can emit (read with ast, and
 checked again against the facts of real games), every decision detail with SAFE_DATA, every
-refusal with the classes that raise it, and every Room call with the Room."""
+refusal with the classes that raise it, every Room call with the Room, and every field of the
+views with what whole games' views hold."""
 from __future__ import annotations
 
 import ast
@@ -17,7 +18,8 @@ from companion.darkmoon import Setup, start_from
 from companion.darkmoon.data import (CHARACTERS, COMPANY_MAN, EVAC_SHIP, EVENTS, EXPANSIONS,
                                      FATIGUE,
                                      FINAL_EVENTS, INFECTED_CARDS, INFECTED_CLEARANCE, OUTPOST,
-                                     OUTPOST_TOKENS, TASKS, UNINFECTED, VARIANTS)
+                                     OUTPOST_TOKENS, TASKS, THREAT_CARDS, UNINFECTED,
+                                     VARIANTS)
 from companion.darkmoon.reveal import POWER_KIND
 from companion.darkmoon.views import SAFE_DATA
 from companion.room import Room
@@ -237,3 +239,49 @@ def test_every_refusal_is_documented_with_its_code_and_importable_from_where_it_
 def test_every_room_call_is_documented(name):
     text = section("## The Room: seats, phones, buttons and the host")
     assert re.search(r"`(await )?%s\b" % name, text), f"Room.{name} is not documented"
+
+
+# --- the views ---
+
+# Objects whose keys are data, not fields: seat numbers, dice colours, threat kinds. Each is
+# one documented field; a decision's `data` has its own table (SAFE_DATA, above).
+VALUE_KEYS = {"strong", "weak", "commander", "wild"} | set(THREAT_CARDS)
+VALUE_OBJECTS = {"you.decision.data"}
+# The Table adds these to the rules' views (companion/table.py).
+ADDED_BY_THE_TABLE = {"log", "you.private_log"}
+
+
+def field_paths(value, path: str, found: set) -> None:
+    """Every field of a view as a dotted path; `[]` for the dicts inside a list."""
+    if isinstance(value, dict):
+        if path in VALUE_OBJECTS or (value and (all(k.isdigit() for k in value)
+                                                or set(value) <= VALUE_KEYS)):
+            return
+        for key, inner in value.items():
+            found.add(f"{path}.{key}" if path else key)
+            field_paths(inner, f"{path}.{key}" if path else key, found)
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        for inner in value:
+            field_paths(inner, path + "[]", found)
+
+
+def test_every_field_the_views_hold_is_documented_and_nothing_else():
+    """Whole games of the base game with every variant and of Shadow Corporation with both
+    modules (each view at every step, and the game-over views) hold exactly the fields the
+    Views table lists, so an expansion's field cannot be left out of the docs again."""
+    documented = set().union(*(ticked(r[0]) for r in rows(section("## Views"))))
+    found = set(ADDED_BY_THE_TABLE)
+
+    def collect(g, _event=None):
+        field_paths(rules.public_view(g), "", found)
+        for seat in range(g.players):
+            field_paths({"you": rules.seat_view(g, seat)["you"]}, "", found)
+
+    for seed in range(8):
+        players = 3 + seed % 5
+        base = tuple(v for v in VARIANTS if players >= 5 or v != "telepathic_infected")
+        for variants in (base, EXPANSIONS):
+            play_game(Setup(tuple("ABCDEFG"[:players]), variants=variants), seed,
+                      after_each=collect, choose=helpful_choice)
+    assert found - documented == set(), "fields the docs do not list"
+    assert documented - found == set(), "documented fields no view held"

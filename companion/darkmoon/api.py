@@ -74,7 +74,8 @@ def refresh_action_options(g: Game) -> None:
         if g.seats[seat].revealed:
             legal, blocked = INFECTED_OPTIONS(g, seat)
         else:
-            legal, blocked = normal_action_options(g, seat, p.data["ordered"])
+            legal, blocked = normal_action_options(g, seat, p.data["ordered"],
+                                                   p.data.get("exposed", False))
         p.options[seat], p.blocked[seat] = legal, blocked
 
 

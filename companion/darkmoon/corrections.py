@@ -15,6 +15,7 @@ from .data import (AREAS, CLEARANCE_SEATS, DICE_IN_BOX, EVACUATION_VOTE, EVENTS,
                    EVENTS_BEFORE_FINAL, FATIGUE, FINAL_EVENTS, OUTPOST, SHADOW_CORPORATION,
                    SHIELD, SUSPICION_VOTE, TOKENS_TO_LOSE)
 from .engine import Ctx, push
+from .events import cubes_needed
 from .errors import IllegalOption, MalformedCommand
 from .state import Game
 from .votes import set_commander, unclear
@@ -26,9 +27,9 @@ TOKEN_DECISIONS = ("remove_token", "bonus", "power_token")
 # Decisions whose options were counted from a seat's die limit (take up to it, discard down
 # to it) or, for a quarantine, that a quarantined player does not get (a task to choose).
 LIMIT_DECISIONS = ("take_dice", "discard")
-# A fatigued seat submits one die per malfunction and loses Luba's reroll: a submission or a
-# "roll again" already offered would outlive the change.
-FATIGUE_DECISIONS = ("submit", "continue")
+# A fatigued seat submits one die per malfunction and loses Luba's reroll: a submission, a
+# "roll again" or a corporation choice (her reroll) already offered would outlive the change.
+FATIGUE_DECISIONS = ("submit", "continue", "corporation")
 # What the old or the new commander may be asked while the card changes hands: nothing here
 # depends on who holds the card or on the commander die (the action is offered afresh).
 COMMANDER_SAFE = ("action", "vote", "vote_target", "order_response", "task",
@@ -140,7 +141,8 @@ def check_suspicion(g: Game, args: tuple) -> None:
 
 def check_event_cubes(g: Game, args: tuple) -> None:
     shape(args, "int")
-    if not g.event or g.final_active or args[0] not in range(EVENTS[g.event].cubes):
+    # Below what completes the event: after Risk Assessment one more than its card's.
+    if not g.event or g.final_active or args[0] not in range(cubes_needed(g)):
         raise malformed()
     if completing(g):
         raise IllegalOption("the current event is being completed: answer its effect first")
@@ -148,7 +150,9 @@ def check_event_cubes(g: Game, args: tuple) -> None:
 
 def check_final_cubes(g: Game, args: tuple) -> None:
     shape(args, "int")
-    if args[0] not in range(FINAL_EVENTS[g.final_event].cubes):
+    # Risk Assessment as the third event adds a cube to the final event once it is in play.
+    extra = g.extra_cubes if g.final_active else 0
+    if args[0] not in range(FINAL_EVENTS[g.final_event].cubes + extra):
         raise malformed()
 
 
@@ -172,6 +176,8 @@ def check_quarantine(g: Game, args: tuple) -> None:
                             "quarantine")
     refuse_while(g, LIMIT_DECISIONS + ("task",), [seat], "quarantine changes the die limit "
                  "and the task draw")
+    if where == "on":  # a quarantine takes the clearance away (ESOG)
+        refuse_emptying_the_ship(g, seat)
 
 
 def check_die_tokens(g: Game, args: tuple) -> None:
@@ -237,6 +243,22 @@ def refuse_targeted_vote(g: Game, kind: str) -> None:
                             f"were chosen by who may have the {kind}")
 
 
+def takeoff_vote_open(g: Game) -> bool:
+    """A take-off vote called and not yet settled: on the stack, its ballots or its tie."""
+    p = g.pending
+    return ((p is not None and p.kind in ("vote", "tie_break")
+             and p.data.get("kind") == "takeoff")
+            or any(f.step == "vote" and f.args.get("kind") == "takeoff" for f in g.stack))
+
+
+def refuse_emptying_the_ship(g: Game, seat: int) -> None:
+    """The ship takes off only with the clearance board full (ESOG Vote to take off): while
+    its vote is open, no correction takes a cleared player off the board."""
+    if seat in g.clearances and takeoff_vote_open(g):
+        raise IllegalOption("a take-off vote is open: it was called with the clearance board "
+                            "full, and nobody leaves the board before its result")
+
+
 def check_clearance(g: Game, args: tuple) -> None:
     shape(args, "int", ("on", "off"))
     shadow_game(g)
@@ -249,6 +271,8 @@ def check_clearance(g: Game, args: tuple) -> None:
         raise IllegalOption(f"seat {seat} is in quarantine: no clearance (ESOG)")
     if where == "on" and len(g.clearances) >= CLEARANCE_SEATS[g.players]:
         raise IllegalOption("the clearance board is full")
+    if where == "off":
+        refuse_emptying_the_ship(g, seat)
     refuse_while(g, CLEARANCE_DECISIONS, why="its options were counted from the clearances")
     refuse_targeted_vote(g, "clearance")
 

@@ -78,6 +78,11 @@ class Ctx:
     chance: Chance
     facts: list = field(default_factory=list)
     keep_facts: bool = True
+    # A decision the rules answered themselves (one seat, one option): played once the step
+    # or answer that asked it has returned, as a seat's answer would be. What that step
+    # scheduled after asking (a result that needs the vote the answer calls) then runs after
+    # whatever the answer schedules, asked or not.
+    ruled: tuple | None = None
 
     def fact(self, name: str, /, to: list[int] | None = None, **data: Any) -> None:
         """Record what happened; `to` names the only seats that may see it before game over."""
@@ -104,29 +109,48 @@ def ask(g: Game, ctx: Ctx, kind: str, options: dict[int, list], data: dict | Non
         rule: str = "only_choice") -> None:
     """Wait for a decision. A single seat with a single option and nothing blocked is not
     asked: it would be a step the physical game does not have. The log says so (a `ruled`
-    fact naming `rule`), so nobody wonders why the game did not wait for them."""
+    fact naming `rule`), so nobody wonders why the game did not wait for them. That answer
+    is played where a seat's would be, once the asking step has returned (`run`): a step it
+    schedules after asking (a card's result after the vote the answer calls) runs after
+    whatever the answer schedules, whether the seat was asked or not."""
     data = data or {}
     for seat, opts in options.items():
         if not opts:
             raise AssertionError(f"{kind}: seat {seat} would have no legal option")
+    if g.pending is not None or ctx.ruled is not None:
+        raise AssertionError(f"{kind}: asked while another decision waits for its answer")
     if auto and not simultaneous and len(options) == 1 and not blocked:
         (seat, opts), = options.items()
         if len(opts) == 1:
-            ctx.fact("ruled", to=[seat] if kind in SECRET_CHOICES else None, rule=rule,
-                     seat=seat, decision=kind)
-            ANSWERS[kind](g, ctx, seat, opts[0], data)
+            ctx.ruled = (kind, seat, opts[0], data, rule)
             return
     g.pending = Pending(kind, options, data, blocked or {}, simultaneous=simultaneous)
 
 
+def answer_ruled(g: Game, ctx: Ctx) -> None:
+    """Play the answer the rules gave (see `ask`), with the `ruled` fact that says so."""
+    kind, seat, option, data, rule = ctx.ruled
+    ctx.ruled = None
+    ctx.fact("ruled", to=[seat] if kind in SECRET_CHOICES else None, rule=rule, seat=seat,
+             decision=kind)
+    ANSWERS[kind](g, ctx, seat, option, data)
+
+
 def run(g: Game, ctx: Ctx) -> None:
-    while g.pending is None and g.outcome is None:
+    """Run steps until a decision waits or the game is over. A decision the rules answered
+    is played before the next step, exactly where a seat's answer would have come."""
+    while g.outcome is None:
+        if ctx.ruled is not None:
+            answer_ruled(g, ctx)
+            continue
+        if g.pending is not None:
+            break
         if not g.stack:
             raise AssertionError("the rules ran out of steps without a decision or an end")
         frame = g.stack.pop()
         STEPS[frame.step](g, ctx, **frame.args)
     if g.outcome is not None:
-        g.pending = None
+        g.pending, ctx.ruled = None, None
         g.stack.clear()
 
 

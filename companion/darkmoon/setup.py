@@ -108,21 +108,12 @@ class Setup:
 def build(setup: Setup, ctx: Ctx) -> Game:
     n = len(setup.names)
     chance, expansion = ctx.chance, setup.expansion
-    characters = (list(setup.characters) if setup.characters
-                  else chance.shuffle(available(CHARACTERS, expansion))[:n])
-    infected, uninfected = STATUS_COUNTS[n]
-    # Unused infected cards go back to the box unseen (RB setup step 12).
-    cards = list(INFECTED_CARDS) + ([INFECTED_CLEARANCE] if expansion else [])
-    chosen = chance.shuffle(cards)[:infected]
-    if COMPANY_MAN_MODULE in setup.variants:
-        chosen += chance.shuffle([UNINFECTED] * UNINFECTED_CARDS + [COMPANY_MAN])[:uninfected]
-    else:
-        chosen += [UNINFECTED] * uninfected
-    statuses = chance.shuffle(chosen)
+    characters = deal_characters(setup, chance)
+    statuses = deal_statuses(n, setup.variants, chance)
     seats = [Seat(name, character, status)
              for name, character, status in zip(setup.names, characters, statuses)]
     g = Game(players=n, variants=frozenset(setup.variants), deck_colour=TASK_DECK_FOR[n],
-             seats=seats, outpost_pile=list(OUTPOST_TOKENS) + ([EVAC_SHIP] if expansion else []),
+             seats=seats, outpost_pile=outpost_tokens(expansion),
              fatigue_pile=(fatigue_pool(characters, chance) if expansion
                            else list(FATIGUE_TOKENS)))
     if expansion:
@@ -148,13 +139,8 @@ def build(setup: Setup, ctx: Ctx) -> Game:
     ctx.fact("commander", seat=g.commander, previous=None)
     g.final_event = setup.final_event or chance.pick(available(FINAL_EVENTS, expansion))
     ctx.fact("final_event", card=g.final_event)
-    tasks = [t for t in available(TASKS, expansion)
-             if not (n <= 4 and t == SMALL_GAME_REMOVED) and t != EVACUATION_FAILURE]
-    g.task_deck = chance.shuffle(tasks)
-    events = available(EVENTS, expansion)
-    if "expensive_voting" in setup.variants:  # Vote Tampering would repeat it (facts §6a)
-        events = [e for e in events if e != "vote_tampering"]
-    g.event_deck = chance.shuffle(events)
+    g.task_deck = chance.shuffle(task_cards(n, expansion))
+    g.event_deck = chance.shuffle(event_cards(setup.variants))
     # RB setup 15: "The player to the left of the Commander will be the start player": the
     # board marks them from now, while the commander still places the first event.
     g.active = g.left_of(g.commander)
@@ -164,12 +150,66 @@ def build(setup: Setup, ctx: Ctx) -> Game:
 
 
 
+# --- what a dealt game is made of: shared with a game begun from a position (position.py) ---
 
-def fatigue_pool(characters: list, chance) -> list:
+def deal_characters(setup: Setup, chance) -> list:
+    """The setup's characters, or as many dealt at random from the game's own."""
+    if setup.characters:
+        return list(setup.characters)
+    return chance.shuffle(available(CHARACTERS, setup.expansion))[:len(setup.names)]
+
+
+def deal_statuses(n: int, variants, chance) -> list:
+    """One status card per seat, in seat order. Unused infected cards go back to the box
+    unseen (RB setup step 12); Shadow Corporation adds the Clearance card to them, and the
+    Company Man module draws the Uninfected cards from the seven and his (facts §8b.7)."""
+    infected, uninfected = STATUS_COUNTS[n]
+    expansion = SHADOW_CORPORATION in variants
+    cards = list(INFECTED_CARDS) + ([INFECTED_CLEARANCE] if expansion else [])
+    chosen = chance.shuffle(cards)[:infected]
+    if COMPANY_MAN_MODULE in variants:
+        chosen += chance.shuffle([UNINFECTED] * UNINFECTED_CARDS + [COMPANY_MAN])[:uninfected]
+    else:
+        chosen += [UNINFECTED] * uninfected
+    return chance.shuffle(chosen)
+
+
+def status_cards(variants) -> tuple:
+    """The status cards a game may deal (a position names its seats' among them)."""
+    expansion = SHADOW_CORPORATION in variants
+    return (INFECTED_CARDS + ((INFECTED_CLEARANCE,) if expansion else ()) + (UNINFECTED,)
+            + ((COMPANY_MAN,) if COMPANY_MAN_MODULE in variants else ()))
+
+
+def outpost_tokens(expansion: bool) -> list:
+    """The six outpost tokens; Shadow Corporation adds the Evac Ship (facts §7)."""
+    return list(OUTPOST_TOKENS) + ([EVAC_SHIP] if expansion else [])
+
+
+def task_cards(n: int, expansion: bool) -> list:
+    """The task deck at setup: Voluntary Blood Testing is out at 3-4 players (RB setup
+    chart); Shadow Corporation adds its two complications. The Evacuation Failure card
+    waits for the Final Event (facts §8b.5)."""
+    return [t for t in available(TASKS, expansion)
+            if not (n <= 4 and t == SMALL_GAME_REMOVED) and t != EVACUATION_FAILURE]
+
+
+def event_cards(variants) -> list:
+    """The event deck: Shadow Corporation adds its ten; Vote Tampering is left out with
+    Expensive Voting, which it would only repeat (facts §6a)."""
+    events = available(EVENTS, SHADOW_CORPORATION in variants)
+    if "expensive_voting" in variants:
+        events = [e for e in events if e != "vote_tampering"]
+    return events
+
+
+def fatigue_pool(characters: list, chance, placed=()) -> list:
     """Shadow Corporation: a token for each character in play that has one, padded to six
     with tokens of characters not in play (ESOG Setup: "If necessary, add any additional
-    fatigue tokens so that the pool has a total of 6 tokens")."""
+    fatigue tokens so that the pool has a total of 6 tokens"). `placed`: tokens a position
+    has on the board already, which the pool must hold."""
     own = [c for c in characters if CHARACTERS[c].has_fatigue_token]
+    own += [c for c in placed if c not in own]
     spare = [c for c in available(CHARACTERS, True)
              if CHARACTERS[c].has_fatigue_token and c not in own]
     return sorted(own + chance.shuffle(spare)[:max(0, FATIGUE_POOL - len(own))])

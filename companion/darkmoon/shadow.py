@@ -36,10 +36,17 @@ def corporation_roll(g: Game, ctx: Ctx) -> None:
         if g.has(SHADOW_CORPORATION):
             ctx.fact("ruled", rule="electrical_storm", seat=g.active)
         return
-    seat = g.active
+    roll_corporation(g, ctx, g.active, rolled, submitted)
+
+
+def roll_corporation(g: Game, ctx: Ctx, seat: int, rolled: int, submitted: int) -> None:
     g.corporation = [ctx.chance.roll(CORPORATION) for _ in range(rolled)]
     ctx.fact("corporation_rolled", to=[seat], seat=seat, faces=list(g.corporation))
     options = submit_options([(CORPORATION, f) for f in g.corporation], submitted, submitted)
+    # Luba's once-a-turn reroll covers the corporation dice too (facts §8 q6, §8b.10): the
+    # active player rolls them in secret behind her screen, as she rolls her own.
+    if g.ability(seat, "luba") and not g.luba_reroll_used:
+        options.append(("reroll",))
     # Always asked, even when every face is alike: an answer made for the seat would show
     # the table that its dice matched.
     ask(g, ctx, "corporation", {seat: options}, {"most": submitted}, auto=False)
@@ -53,6 +60,13 @@ def counted(g: Game, face: int) -> int:
 
 @answer("corporation")
 def corporation_submitted(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
+    if option == ("reroll",):
+        g.luba_reroll_used = True
+        # The faces she set aside are never shown, like the dice kept hidden after a choice.
+        ctx.fact("corporation_unseen", to=[], seat=seat, faces=list(g.corporation))
+        ctx.fact("corporation_rerolled", seat=seat)
+        roll_corporation(g, ctx, seat, len(g.corporation), data["most"])
+        return
     faces = [g.corporation[i] for i in option[1:]]
     unseen = [f for i, f in enumerate(g.corporation) if i not in option[1:]]
     g.corporation = []  # back in the box: the unseen dice are never shown (ESOG)
@@ -195,11 +209,16 @@ def take_off(g: Game, ctx: Ctx) -> None:
 def refuel(g: Game, ctx: Ctx) -> None:
     """The active player token is back with the start player: the first full round is over
     and the ship may take off (ESOG Refueling)."""
-    if g.evacuating() and not g.refuelled and g.turn == g.players + 1:
+    if g.turn != g.players + 1:
+        return
+    if g.evacuating() and not g.refuelled:
         g.refuelled = True
         ctx.fact("refuelled")
-        if g.has(THREATS_MODULE):  # "After the refueling card is discarded" (ESOG Threats)
-            deal_threats(g, ctx)
+    # "After the refueling card is discarded" (ESOG Threats): the threats are dealt at that
+    # moment even when the Evacuation Failure card has already recalled the ship, and the
+    # refuelling card left with the boards; the Final Event still checks them.
+    if g.has(THREATS_MODULE) and not g.threats:
+        deal_threats(g, ctx)
 
 
 def advance_evacuation(g: Game, ctx: Ctx, card: str) -> bool:

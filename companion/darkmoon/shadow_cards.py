@@ -134,6 +134,7 @@ def voted_complication(g: Game, ctx: Ctx, card: str) -> None:
         return
     ask(g, ctx, "vote_target", {g.active: [("target", t) for t in targets]},
         {"purpose": card, "kind": kind})
+    # Runs after the vote the target's answer calls, asked or named by the rules (engine.ask).
     push(g, ("voted_complication_result", {"card": card}))
 
 

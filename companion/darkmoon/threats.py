@@ -58,13 +58,15 @@ def after_submission(g: Game, ctx: Ctx, seat: int) -> None:
 
 @action("expose")
 def expose(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
-    """Exposure: the active player shows their status card to another player. This project
-    makes it an action (facts §8b.8 leaves it open): the one thing the card asks to do."""
+    """Exposure: the active player shows their status card to another player, during their
+    turn and besides their action, quarantined or not (facts §8b.10). It is offered with
+    the action, once a turn; the action is then asked again."""
     target = option[1]
     ctx.fact("exposure", seat=seat, target=target)
     ctx.fact("status_shown", to=[target], seat=seat, status=g.seats[seat].status)
-    if may_claim(g, seat):
-        push(g, ("threat_claim", {"seat": seat, "threat": "exposure"}))
+    claim = [("threat_claim", {"seat": seat, "threat": "exposure"})] if may_claim(g, seat) \
+        else []
+    push(g, *claim, ("action_phase", {"seat": seat, "ordered": ordered, "exposed": True}))
 
 
 def expose_options(g: Game, seat: int, ordered: bool) -> list:

@@ -33,7 +33,7 @@ def turn_start(g: Game, ctx: Ctx, seat: int) -> None:
          ("turn_start", {"seat": g.left_of(seat)}))
 
 
-def normal_action_options(g: Game, seat: int, ordered: bool):
+def normal_action_options(g: Game, seat: int, ordered: bool, exposed: bool = False):
     s = g.seats[seat]
     blocked_now = {BLOCKED_BY[t]: t for t in g.outpost_board if t in BLOCKED_BY}
     legal, blocked = [], []
@@ -55,7 +55,8 @@ def normal_action_options(g: Game, seat: int, ordered: bool):
         from .shadow import shadow_action_options
         from .threats import expose_options
         shadow_action_options(g, seat, offer)
-        legal.extend(expose_options(g, seat, ordered))
+        if not exposed:  # shown once this turn: the action is still to come
+            legal.extend(expose_options(g, seat, ordered))
     offer(("lone_wolf",), "lone_wolf", "quarantined" if s.quarantined
           else "needs_two_dice" if s.all_dice < 2 else None)
     for target in g.players_in_game():
@@ -68,16 +69,22 @@ def normal_action_options(g: Game, seat: int, ordered: bool):
 
 
 @step("action_phase")
-def action_phase(g: Game, ctx: Ctx, seat: int, ordered: bool) -> None:
+def action_phase(g: Game, ctx: Ctx, seat: int, ordered: bool, exposed: bool = False) -> None:
+    """`exposed`: the active player has shown their status card this turn (Threats), which
+    is not their action: they are asked for it again, without that option."""
     if g.seats[seat].revealed:
         legal, blocked = INFECTED_OPTIONS(g, seat)
     else:
-        legal, blocked = normal_action_options(g, seat, ordered)
-    ask(g, ctx, "action", {seat: legal}, {"ordered": ordered}, blocked={seat: blocked})
+        legal, blocked = normal_action_options(g, seat, ordered, exposed)
+    data = {"ordered": ordered, **({"exposed": True} if exposed else {})}
+    ask(g, ctx, "action", {seat: legal}, data, blocked={seat: blocked})
 
 
 @answer("action")
 def choose_action(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
+    if option[0] == "expose":  # not an action (facts §8b.10): its own fact says what it did
+        ACTIONS["expose"](g, ctx, seat, option, data["ordered"])
+        return
     ctx.fact("action", seat=seat, action=list(option), ordered=data["ordered"])
     if option[0] != "pass":
         ACTIONS[option[0]](g, ctx, seat, option, data["ordered"])

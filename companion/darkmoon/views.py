@@ -30,7 +30,10 @@ def public_view(g: Game) -> dict:
                                               if t in BLOCKED_BY),
                     "command_token": "command" in g.outpost_board},
         "fatigue": {"tokens": sorted(g.fatigue_board),
-                    "fatigued_seats": [i for i in range(g.players) if g.fatigued(i)]},
+                    "fatigued_seats": [i for i in range(g.players) if g.fatigued(i)],
+                    # The game's tokens, on the board or in the pile: Shadow Corporation
+                    # builds them from the characters in play (the host corrects among them).
+                    "pool": sorted(g.fatigue_board + g.fatigue_pile)},
         "sabotage": g.sabotage,
         "event": ({"card": g.event, "cubes": g.event_cubes,
                    "needed": EVENTS[g.event].cubes + g.extra_cubes} if g.event else None),
@@ -57,6 +60,9 @@ def public_view(g: Game) -> dict:
                               "seats": CLEARANCE_SEATS[g.players],
                               "ready": g.refuelled, "recalled": g.evacuation is None,
                               "lincoln_used": g.lincoln_used}
+        # The commander die token goes with the commander die at setup and at every change
+        # of commander; no source gives it an effect, so it is only shown (facts §8b.11).
+        view["commander_die_token"] = g.commander
     if g.has(THREATS_MODULE):
         from .threats import tokens_left
         # The tokens are public; the cards are their holders' until the game is over.

@@ -39,7 +39,11 @@ def mirror_line(w: Words, f: dict, batch: list) -> str | None:
     base = f"game.mirror.{k}"
     if not (w.has(specific) or w.has(base)):
         return None
-    return w.first([specific, base], **{**w.values(f), **extra_values(w, f)})
+    keys = [specific, base]
+    if k == "commander" and "shadow_corporation" in (w.view.get("variants") or []):
+        # Shadow Corporation's commander die token goes with the commander die.
+        keys.insert(0, specific + ".shadow")
+    return w.first(keys, **{**w.values(f), **extra_values(w, f)})
 
 
 def mirror(w: Words, log: list) -> list[str]:

@@ -75,6 +75,8 @@ def submit_label(w: Words, option: list, rolled: list) -> str:
 
 
 def corporation_label(w: Words, option: list, faces: list) -> str:
+    if option[0] == "reroll":  # Luba's once-a-turn reroll
+        return w("game.option.corporation.reroll")
     chosen = [("corporation", faces[i]) for i in option[1:] if i < len(faces)]
     if len(chosen) != len(option) - 1:  # a view without the roll (should not happen)
         return w("game.option.submit.blind", n=len(option) - 1)

@@ -325,3 +325,73 @@ def test_each_correction_is_a_sentence_in_the_public_log(lang):
         if fact["what"] in ("commander", "quarantine", "die_tokens"):
             assert names[seat] in sentence
     assert "-1" in said[3]
+
+
+# --- the cubes an event needs, and a take-off vote (Shadow Corporation) ---
+
+SHADOW = ("shadow_corporation",)
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_every_cube_count_below_what_completes_the_event_is_accepted(final):
+    """docs/table-api.md: event and final cubes are set "below what completes it"; after Risk
+    Assessment the next event needs one more cube, the final event too when Risk Assessment
+    was the third (facts §6a Risk Assessment, §8 q1): Resupply (4 cubes) then takes 0 to 4."""
+    t = Table(variants=SHADOW, event=None if final else "resupply")
+    t.g.completed_events, t.g.extra_cubes = ["lockdown", "recovery", "risk_assessment"][
+        :3 if final else 1], 1
+    t.g.final_active = final
+    what = "final_cubes" if final else "event_cubes"
+    needed = (3 if final else EVENTS["resupply"].cubes) + 1   # await_rescue needs 3
+    assert public_view(t.g)["final_event" if final else "event"]["needed"] == needed
+    for cubes in range(needed):
+        correct(t, what, cubes)
+        assert (t.g.final_cubes if final else t.g.event_cubes) == cubes
+    refused(t, [what, needed], MalformedCommand)
+
+
+def takeoff_vote(t):
+    """Seat 0 calls the take-off vote with Ben cleared on a full board (one seat at three
+    players), the ship refuelled (ESOG Vote to take off)."""
+    t.g.clearances, t.g.refuelled = [1], True
+    t.turn(0)
+    take_most(t, 0)
+    t.do(0, "action", "takeoff")
+    assert t.pending.kind == "vote" and t.pending.data["kind"] == "takeoff"
+
+
+@pytest.mark.parametrize("option", [["clearance", 1, "off"], ["quarantine", 1, "on"]])
+def test_no_correction_empties_the_board_of_an_open_take_off_vote(option):
+    """ESOG Vote to take off: "If the evacuation clearance board has filled, you may call a
+    vote for the evacuation ship to take off". A correction taking the cleared player off the
+    board (or into quarantine, which takes the clearance away) is refused until the result,
+    so the ship never leaves with the board not full."""
+    t = Table(variants=SHADOW)
+    takeoff_vote(t)
+    assert "take-off vote" in refused(t, option)
+    # Other corrections go on, and once the vote is over the clearance can be corrected.
+    correct(t, "shield", 3)
+    t.vote({0: "weak", 1: "weak", 2: "weak"})
+    assert t.g.outcome is None and t.g.clearances == [1]
+    correct(t, *option)
+    assert t.g.clearances == []
+
+
+@pytest.mark.parametrize("variants", [(), SHADOW])
+def test_the_fatigue_corrections_accept_exactly_the_pool_the_board_shows(variants):
+    """The fatigue tokens are the base game's six, or with Shadow Corporation the pool built
+    from the characters in play (ESOG Setup: "Build the fatigue pool by adding a fatigue
+    token matching each character in play ..."): the public view shows that pool, so the host
+    need not guess which tokens a correction takes."""
+    t = Table.__new__(Table)
+    t.g, t.facts, t.rng = replay(start(Setup(tuple("ABCD"), variants=variants),
+                                       random.Random(8))), [], random.Random(8)
+    to_action(t)
+    pool = public_view(t.g)["fatigue"]["pool"]
+    assert sorted(t.g.fatigue_board + t.g.fatigue_pile) == pool
+    for token in ("jon", "luba", "chaya", "michihiro", "enver", "steve", "serene", "lincoln"):
+        if token in pool:
+            correct(t, "fatigue", token, "on")
+            correct(t, "fatigue", token, "off")
+        else:
+            assert "no fatigue token" in refused(t, ["fatigue", token, "on"])

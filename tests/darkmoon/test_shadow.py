@@ -121,6 +121,28 @@ def test_serene_rolls_three_corporation_dice():
     assert t.g.task.success_total == 0
 
 
+def test_luba_may_reroll_her_corporation_dice_once_a_turn():
+    """facts §8 q6 "Can Luba reroll corporation dice? [NMWS offers it]" and §8b.10 "Luba may
+    reroll corporation dice"; RB Luba: "When she is the active player, Luba may reroll all
+    of her dice once, rather than submit one." Her reroll is spent for the turn."""
+    t = shadow(("luba", "jon", "michihiro"))
+    t.fix(-3, -2, 0, -1)
+    t.task("outpost_5", active=0)
+    assert t.waits("corporation", 0) == [("submit", 0), ("submit", 1), ("reroll",)]
+    t.do(0, "corporation", "reroll")
+    assert t.g.luba_reroll_used and t.facts_of("corporation_rerolled") == [
+        {"k": "corporation_rerolled", "seat": 0}]
+    assert t.facts_of("corporation_unseen")[0]["faces"] == [-3, -2]  # never shown
+    assert seat_view(t.g, 0)["you"]["corporation"] == [0, -1]
+    assert t.waits("corporation", 0) == [("submit", 0), ("submit", 1)]  # once a turn
+    t.do(0, "corporation", "submit", 0)
+    assert t.g.task.success_total == 0
+    other = shadow(("jon", "luba", "michihiro"))  # only Luba, and only as active player
+    other.fix(-3, -2)
+    other.task("outpost_5", active=0)
+    assert ("reroll",) not in other.waits("corporation", 0)
+
+
 def test_corporate_raid_and_electrical_storm():
     """facts §1: "During the Corporate Raid event: roll 3, submit 2 ... During Electrical
     Storm: no corporation dice are rolled." """
@@ -507,6 +529,42 @@ def test_vote_for_clearance_succeeds_when_cleared():
     assert t.g.clearances == [2] and t.facts_of("task_result")[-1]["success"] is True
 
 
+def test_vote_for_clearance_with_one_target_is_settled_by_its_own_vote():
+    """facts §6c Vote for Clearance: "Hold a clearance vote. Denial draws 1 fatigue token and
+    the task fails."; ESOG: "If the evacuation clearance board is full ... you can only call a
+    clearance vote on a player that already has their evacuation clearance token on the
+    board." At 3 players one cleared player fills the board, so the rules name the target
+    themselves; the card must still be settled by the vote held for it, not by the one
+    before (which cleared that player)."""
+    t = shadow()
+    t.g.clearances = [1]
+    t.g.last_vote = {"target": 1, "result": "clear"}
+    t.task("vote_for_clearance", active=0)
+    assert [f for f in t.facts_of("ruled") if f.get("decision") == "vote_target"]
+    t.waits("vote", 0)
+    t.vote({0: "weak", 1: "strong", 2: "weak"})
+    assert t.facts_of("vote_result")[-1]["result"] == "deny"
+    assert t.g.clearances == [] and len(t.g.fatigue_board) == 1
+    assert t.facts_of("task_result")[-1]["success"] is False
+
+
+def test_cut_it_off_with_one_target_and_no_earlier_vote_holds_its_vote():
+    """facts §6c Cut It Off!: "Hold an amputation vote. If the player is not amputated, draw
+    1 outpost token and the task fails."; ESOG Vote for amputation: one token each, so with
+    the only other player already amputated the rules name the target themselves. The
+    card's result waits for that vote, even with no vote held before it in the game."""
+    t = shadow()
+    t.g.seats[2].amputated = True
+    t.g.last_vote = None
+    t.task("cut_it_off", active=0)
+    t.waits("vote", 0)
+    assert t.pending.data == {"target": 1, "caller": 0, "kind": "amputation"}
+    t.vote({0: "weak", 1: "strong", 2: "weak"})
+    assert t.g.seats[1].amputated and not t.g.outpost_board
+    t.do(1, "discard", *t.waits("discard", 1)[0])  # a die over the lowered limit
+    assert t.facts_of("task_result")[-1]["success"] is True
+
+
 def test_clearance_power_grants_or_revokes():
     """facts §5 Infected – Clearance: "Grant evacuation clearance to one uncleared,
     unquarantined player, or revoke one player's clearance." """
@@ -708,6 +766,43 @@ def test_a_wild_token_when_the_kind_is_gone_and_exposure_shows_the_card():
     t.do(1, "action", "expose", 3)
     t.do(1, "threat_claim", "claim")
     assert t.g.threat_tokens[1] == ("exposure", True)
+
+
+def test_exposure_is_not_an_action_and_a_quarantined_player_may_expose():
+    """facts §8b.10: "Exposure (threat card) is not an action: the active player reveals their
+    status card to another player during their turn, besides their action, quarantined or
+    not."; ESOG "Exposure (x1): Once per game, when you are the active player, you must
+    reveal your status card to another player"."""
+    t = threats_table()
+    t.g.threats = {0: "exposure", 1: "act_recklessly", 2: "retrieve_sample", 3: "exposure"}
+    t.g.seats[0].quarantined = True
+    t.turn(0)
+    assert ("expose", 2) in t.waits("action", 0)
+    t.do(0, "action", "expose", 2)
+    assert t.facts_of("status_shown")[-1]["to"] == [2]
+    t.do(0, "threat_claim", "claim")
+    options = t.waits("action", 0)  # the turn's action is still to take
+    assert not [o for o in options if o[0] == "expose"]  # shown once a turn
+    assert not t.facts_of("action")
+    t.do(0, "action", "vote", 1)
+    assert t.pending.kind == "vote"
+    t.turn(3)  # without a claim the action comes next as well
+    t.do(3, "action", "expose", 1)
+    t.do(3, "threat_claim", "pass")
+    assert t.waits("action", 3)
+
+
+def test_threats_are_dealt_even_when_the_ship_was_recalled_in_the_first_round():
+    """ESOG THREATS: "After the refueling card is discarded but before the original start
+    player begins their second turn, deal a threat card to each player."; the Evacuation
+    Failure card (facts §8b.5) takes the boards away, not the threats: they are dealt at the
+    end of the first round all the same, so the Final Event still checks them."""
+    t = shadow(("jon", "luba", "michihiro", "chaya"), variants=THREATS[1:])
+    t.g.evacuation, t.g.clearances, t.g.refuelled = None, [], False  # recalled
+    t.g.turn = 4  # the fourth player's turn is over: the start player's second begins
+    t.turn(0)
+    assert sorted(t.g.threats) == [0, 1, 2, 3] and not t.g.refuelled
+    assert [f["seat"] for f in t.facts_of("threat_dealt")] == [0, 1, 2, 3]
 
 
 def test_act_recklessly_every_die_into_one_malfunction():

@@ -138,3 +138,44 @@ def test_a_chosen_task_tells_the_table_to_discard_the_rest_face_down(table):
     chooser = table.seat_view(fact["seat"])
     assert any(f["k"] == "task_discarded" for f in chooser["log"])
     assert not any(f["k"] == "task_discarded" for f in view["log"])
+
+
+def test_the_commander_die_token_goes_with_the_commander_die(tmp_path):
+    """ESOG Setup: the commander takes "the commander card, the blue commander die, and the
+    commander die token". No source gives the token an effect (facts §8b.11): it is handed
+    over with the commander die at the deal and at every change of commander, and the views
+    show who holds it."""
+    table = Table.new(EventStore(tmp_path / "shadow.db"),
+                      {"names": NAMES, "variants": ["shadow_corporation"]}, seed=11)
+    view = table.public_view()
+    first = view["commander"]
+    assert view["commander_die_token"] == first
+    assert (f"Give the Commander card, the commander die and the commander die token to "
+            f"{NAMES[first]}") in view_text(view, "en")["mirror"]
+    assert (f"Da la carta de Comandante, el dado de Comandante y la ficha del dado de "
+            f"Comandante a {NAMES[first]}") in view_text(view, "es")["mirror"]
+    # A change of commander in play (Pass Command, Failure to Lead): the token goes along.
+    new = (first + 1) % len(NAMES)
+    changed = {**view, "commander": new, "commander_die_token": new,
+               "log": [{"k": "commander", "seat": new, "previous": first,
+                        "seq": view["state_id"]}]}
+    assert (f"Give the Commander card and the commander die token to {NAMES[new]}; if "
+            f"{NAMES[first]} holds the commander die, it goes to Available Resources"
+            ) in view_text(changed, "en")["mirror"]
+    assert (f"Da la carta de Comandante y la ficha del dado de Comandante a {NAMES[new]}; si "
+            f"{NAMES[first]} tiene el dado de Comandante, va a Recursos disponibles"
+            ) in view_text(changed, "es")["mirror"]
+    # The host's correction of the commander moves the token on every board.
+    table.submit(first, {"decision": "event",
+                         "option": table.seat_view(first)["you"]["decision"]["options"][0]})
+    other = next(i for i in range(len(NAMES))
+                 if i not in (first, *table.public_view()["waiting"]["seats"]))
+    table.submit(HOST, {"decision": "correct", "option": ["commander", other]})
+    assert table.public_view()["commander_die_token"] == other
+
+
+def test_a_base_game_has_no_commander_die_token(table):
+    view = table.public_view()
+    assert "commander_die_token" not in view
+    assert not any("token" in line for line in view_text(view, "en")["mirror"]
+                   if "Commander card" in line)
