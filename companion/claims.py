@@ -120,30 +120,29 @@ class Claims:
         """The host gives a bot's seat to a person: the bot stops playing it and the seat gets
         a new code, shown on the kiosk, for the person's phone to claim. As a re-bind: the
         seat's old code is dead, and it is announced on the kiosk and every phone."""
-        async with self._lock:
-            self._as_host(host)
-            if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
-                raise UnknownToken(f"no seat {seat}")
-            if not self.lobby["seats"][seat]["bot"]:
-                raise BadRequest(f"seat {seat} is not a bot's; a lost phone's seat is re-bound")
-            lobby = copy.deepcopy(self.lobby)
-            lobby["seats"][seat].update(token=new_token(), phone=None, bot=False)
-            await self._commit(self._record(lobby=lobby))
-            self._notice("seat_handed_over", seat=seat)
-            if self.table is not None:
-                self._tell(seat)
+        await self._new_code(seat, host, "seat_handed_over", from_bot=True)
 
     async def rebind(self, seat: int, *, host: tuple | None = None) -> None:
         """The host frees a seat whose phone was lost. The seat gets a new code, shown on the
         kiosk: the old code and the old phone are dead for good, so the kicked phone cannot
         claim the seat back. Announced on the kiosk and every phone, never unseen."""
+        await self._new_code(seat, host, "seat_rebound", from_bot=False)
+
+    async def _new_code(self, seat: int, host: tuple | None, notice: str,
+                        from_bot: bool) -> None:
+        """A new code for the seat and no phone on it (from a bot's hands too, `from_bot`),
+        on disk before the kiosk and the phones are told (`notice`)."""
         async with self._lock:
             self._as_host(host)
             if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
                 raise UnknownToken(f"no seat {seat}")
+            if from_bot and not self.lobby["seats"][seat]["bot"]:
+                raise BadRequest(f"seat {seat} is not a bot's; a lost phone's seat is re-bound")
             lobby = copy.deepcopy(self.lobby)
             lobby["seats"][seat].update(token=new_token(), phone=None)
+            if from_bot:
+                lobby["seats"][seat]["bot"] = False
             await self._commit(self._record(lobby=lobby))
-            self._notice("seat_rebound", seat=seat)
+            self._notice(notice, seat=seat)
             if self.table is not None:
                 self._tell(seat)  # the old phone's stream ends at its next message

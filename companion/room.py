@@ -280,30 +280,33 @@ class Room(Claims):
     async def submit(self, actor, command: dict, *, host: tuple | None = None) -> dict:
         """Submit on the writer thread; returns once the events are durable. Raises a
         RulesError (nothing changed), NotReady or StorageFailed."""
-        async with self._lock:
+        def authorised():
             self._as_host(host)
-            pending = self._queue(actor, command)
-            self.phones_first.from_phone = False
-        return await self._stored(pending)
+            return actor
+        return await self._submitted(authorised, command)
 
     async def bot_submit(self, seat: int, command: dict) -> dict:
         """A bot's move, authorised under the lock like a phone's: once the host has handed
         the seat to a person, a bot's move already on its way is refused."""
-        async with self._lock:
+        def authorised():
             if not self.lobby or not self.lobby["seats"][seat]["bot"]:
                 raise NotYourSeat("this seat is no longer a bot's")
-            pending = self._queue(seat, command)
-            self.phones_first.from_phone = False
-        return await self._stored(pending)
+            return seat
+        return await self._submitted(authorised, command)
 
     async def seat_submit(self, token: str, phone: str | None, command: dict) -> dict:
         """A phone's command, authorised once its whole body is here, against the seat's
         claim and the game as they stand now (a re-bound phone, or one of an earlier game,
         holding a request open cannot act for the seat afterwards)."""
+        return await self._submitted(lambda: self.check_seat(token, phone), command,
+                                     from_phone=True)
+
+    async def _submitted(self, authorised, command: dict, from_phone: bool = False) -> dict:
+        """`authorised()` (the actor, or a refusal) and the command's place on the writer's
+        queue under one hold of the lock: nobody's claim changes in between."""
         async with self._lock:
-            seat = self.check_seat(token, phone)
-            pending = self._queue(seat, command)
-            self.phones_first.from_phone = True
+            pending = self._queue(authorised(), command)
+            self.phones_first.from_phone = from_phone
         return await self._stored(pending)
 
     def _queue(self, actor, command: dict) -> asyncio.Future:

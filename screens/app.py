@@ -20,6 +20,7 @@ from textual.widget import MountError
 from textual.widgets import ContentSwitcher
 
 from companion import net
+from companion.refusals import StorageFailed
 from companion.table import PUBLIC
 from hardware import keyboard
 from hardware.pad import Notice, Press
@@ -340,7 +341,6 @@ class KioskApp(NetworkWatch, Stopping, App):
         is shown). A store that cannot be written (a full or failing card) is said on the
         screen, in the kiosk's language (`failed`: what to say), and in the log; anything
         else in the log. Never a crash of the kiosk. True once the change is saved."""
-        from companion.refusals import StorageFailed
         try:
             await change
         except StorageFailed:

@@ -16,6 +16,7 @@ seat's secrets (companion/web/padding.py).
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 
 from ..darkmoon.views import public_view, you_view
 from ..lang import view_text
@@ -52,13 +53,14 @@ def board_payload(room: Room, lang: str) -> dict:
 class Shared:
     """One room version's pieces in one language, the same for every audience, encoded."""
 
-    def __init__(self, room: Room, lang: str, told_to_a_secret_set: list | None = None):
+    def __init__(self, room: Room, lang: str, scanned: Callable | None = None):
+        """`scanned(table, count)`: the facts told to a secret set of seats, kept as the log
+        grows (Payloads); without it they are looked for in the whole log."""
         table = self.table = room.table
         self.g, self.count = table.snapshot()  # every seat's part is read from this state
-        self.told_to_a_secret_set = (told_to_a_secret_set(table, self.count)
-                                     if told_to_a_secret_set else
-                                     [f for f in table.facts[:self.count]
-                                      if f["k"] in TOLD_TO_A_SECRET_SET])
+        found = (scanned(table, self.count) if scanned is not None
+                 else told_to_a_secret_set(table.facts, 0, self.count))
+        self.told_to_a_secret_set = [fact for _, fact in found]
         board = public_view(self.g)
         self.words = Words(lang, board)
         self.places = table.shared_log(self.g, self.count)
@@ -114,6 +116,12 @@ class Shared:
                 + '},"text":' + self.public_text + ',"can_start":' + dumps(can_start) + "}")
 
 
+def told_to_a_secret_set(facts: list, start: int, end: int) -> list[tuple[int, dict]]:
+    """The facts of TOLD_TO_A_SECRET_SET among facts[start:end], with their places."""
+    return [(place, facts[place]) for place in range(start, end)
+            if facts[place]["k"] in TOLD_TO_A_SECRET_SET]
+
+
 def _merged(shared: list, at: list[int], own) -> list:
     """`shared` with each of `own` put in at its place in `at` (places in the result)."""
     merged = shared[:]
@@ -150,11 +158,9 @@ class Payloads:
         known, scanned, found = self._scanned
         if known is not table:
             scanned, found = 0, []
-        for place in range(scanned, count):
-            if table.facts[place]["k"] in TOLD_TO_A_SECRET_SET:
-                found.append((place, table.facts[place]))
+        found = found + told_to_a_secret_set(table.facts, scanned, count)
         self._scanned = (table, max(scanned, count), found)
-        return [fact for place, fact in found if place < count]
+        return [(place, fact) for place, fact in found if place < count]
 
     def seat(self, seat: int, lang: str) -> bytes:
         """A seat's payload as its stream and its GET send it."""

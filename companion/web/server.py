@@ -281,21 +281,21 @@ async def host_correct(request: web.Request) -> web.Response:
 
 
 async def host_rebind(request: web.Request) -> web.Response:
-    body = await body_of(request)
-    seat = body.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadRequest("seat must be a seat number")
-    await saved(request, request.app[ROOM_KEY].rebind(seat, host=host_of(request)))
-    return web.json_response({"seat": seat})
+    """A lost phone's seat: a new code for it on the kiosk, announced everywhere."""
+    return await _new_code(request, request.app[ROOM_KEY].rebind)
 
 
 async def host_hand_over(request: web.Request) -> web.Response:
     """A bot's seat to a person: a new code for it on the kiosk, announced everywhere."""
+    return await _new_code(request, request.app[ROOM_KEY].hand_over)
+
+
+async def _new_code(request: web.Request, change) -> web.Response:
     body = await body_of(request)
     seat = body.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise BadRequest("seat must be a seat number")
-    await saved(request, request.app[ROOM_KEY].hand_over(seat, host=host_of(request)))
+    await saved(request, change(seat, host=host_of(request)))
     return web.json_response({"seat": seat})
 
 
