@@ -12,8 +12,8 @@ let payload = null;
 let choices = null;
 let stream = null;
 let shownPhase = null;  // the form opens by itself only when the phase changes
-let rebinding = null;  // the seat whose re-bind waits for a second, confirming tap
-let handing = null;  // the bot's seat whose hand-over to a person waits for a second tap
+// The seat's re-bind or hand-over waiting for a second, confirming tap: "rebind:2"
+let confirming = null;
 let expansionOn = false;  // Shadow Corporation ticked: its characters and final events too
 
 const $ = (id) => document.getElementById(id);
@@ -159,32 +159,30 @@ function drawForm() {
 
 // --- seats joining, start, re-bind ---
 
+// A button that acts on a seat only at a second tap: the first arms it (in red), the second
+// posts `route` and says `done`. The words are phone.host.<key> and <key>_confirm.
+function twoTaps(s, route, key, done) {
+  const id = `${route}:${s.seat}`;
+  const armed = confirming === id;
+  const words = key.replace("-", "_");
+  return el("button", {
+    type: "button", class: armed ? "danger" : "", [`data-${key}`]: s.seat,
+    onclick: async () => {
+      if (!armed) { confirming = id; render(); return; }
+      confirming = null;
+      if (await post(route, { seat: s.seat })) toast(t(`phone.host.${done}`, { name: s.name }));
+      render();
+    } }, t(armed ? `phone.host.${words}_confirm` : `phone.host.${words}`));
+}
+
 function joinPanel() {
   const room = payload.room;
   if (!room.seats.length) return [el("p", {}, t("phone.host.no_game"))];
   const rows = room.seats.map((s) => {
     const state = s.bot ? "bot" : s.claimed ? "joined" : "not_joined";
-    const confirming = rebinding === s.seat;
-    const rebind = s.claimed && el("button", {
-      type: "button", class: confirming ? "danger" : "", "data-rebind": s.seat,
-      onclick: async () => {
-        if (!confirming) { rebinding = s.seat; render(); return; }
-        rebinding = null;
-        if (await post("rebind", { seat: s.seat })) toast(t("phone.host.rebound", { name: s.name }));
-        render();
-      } }, t(confirming ? "phone.host.rebind_confirm" : "phone.host.rebind"));
+    const rebind = s.claimed && twoTaps(s, "rebind", "rebind", "rebound");
     // A bot's seat goes to a person only by this deliberate act, announced everywhere.
-    const handsOver = handing === s.seat;
-    const handOver = s.bot && el("button", {
-      type: "button", class: handsOver ? "danger" : "", "data-hand-over": s.seat,
-      onclick: async () => {
-        if (!handsOver) { handing = s.seat; render(); return; }
-        handing = null;
-        if (await post("handover", { seat: s.seat })) {
-          toast(t("phone.host.handed_over", { name: s.name }));
-        }
-        render();
-      } }, t(handsOver ? "phone.host.hand_over_confirm" : "phone.host.hand_over"));
+    const handOver = s.bot && twoTaps(s, "handover", "hand-over", "handed_over");
     return el("li", { class: state, "data-seat": s.seat }, el("span", {}, s.name), " — ",
               t(`phone.lobby.${state}`), " ", rebind || handOver || "");
   });
