@@ -1,7 +1,12 @@
-"""The demo's bots: seats played by the helpful bot (companion.simulate) until the host hands
+"""The demo's bots: seats played by the sensible bot (companion.sensible) until the host hands
 one to a person (Room.hand_over: a new code, announced). They play through the room like
 anyone else (Room.bot_submit), a little after the game starts waiting for them, so a table
-can watch the moves."""
+can watch the moves.
+
+Each bot plays its status from what its seat may see: its own seat view and the public log
+since the deal, as a player remembers it; never the game's state. An Infected bot sabotages
+quietly and an Uninfected one hunts it, so demos end either way (the helpful bot, which
+helps whatever its status, let the Infected win nine games in ten)."""
 from __future__ import annotations
 
 import asyncio
@@ -35,13 +40,12 @@ class Bots:
                 task.add_done_callback(self._tasks.discard)
 
     async def _move(self, seat: int, state_id: int) -> None:
-        from .simulate import choice_for
         await asyncio.sleep(self.delay)
         table = self.room.table
         if table is None or table.over or table.state_id != state_id or seat not in \
                 self.seats() or seat not in table.state.pending.seats:
             return
-        command = choice_for(table.state, seat, self._rng)
+        command = seat_choice(table, seat, self._rng)
         command["state_id"] = state_id
         try:
             await self.room.bot_submit(seat, command)
@@ -55,3 +59,14 @@ class Bots:
     def cancel(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+
+
+def seat_choice(table, seat: int, rng: random.Random) -> dict:
+    """The sensible bot's command for one waiting seat, from that seat's view (its phone's)
+    and every public fact since the deal."""
+    from .darkmoon import seat_view
+    from .sensible import sensible_choice
+    g, count = table.snapshot()  # the view and the log of one state
+    view = seat_view(g, seat)
+    view["log"] = [fact for fact in table.facts[:count] if "to" not in fact]
+    return sensible_choice(view, rng)

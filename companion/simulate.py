@@ -1,8 +1,9 @@
 """Bots for simulations, demos and tests, and `simulate`: whole games between bots.
 
 Three kinds: the sensible bots (companion.sensible: status-aware, each seat deciding from its
-own view; simulate's default), the helpful bot (mostly plays for the Uninfected whatever its
-status: the demo's and many seeded tests') and the random bot (uniform among legal options)."""
+own view; simulate's default and the demo's), the helpful bot (mostly plays for the
+Uninfected whatever its status: many seeded tests') and the random bot (uniform among legal
+options)."""
 from __future__ import annotations
 
 import random
@@ -41,7 +42,7 @@ def helpful_choice(g: Game, rng: random.Random) -> tuple[int, dict]:
 
 
 def choice_for(g: Game, seat: int, rng: random.Random) -> dict:
-    """The helpful bot's command for one waiting seat (the demo's bots play this way)."""
+    """The helpful bot's command for one waiting seat."""
     pending = g.pending
     options = pending.options[seat]
     option = rng.choice(options)

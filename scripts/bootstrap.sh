@@ -1,14 +1,27 @@
 #!/usr/bin/env bash
-# Make .venv ready for ./darkmoon and ./run-tests: create it if absent, (re)install the
-# project when pyproject.toml changed since the last install. Safe to run any number of times.
+# Make .venv ready: `bootstrap.sh` for the kiosk (./darkmoon: the product's dependencies
+# only), `bootstrap.sh test` for ./run-tests (the test tools too: pytest, Playwright,
+# hypothesis, axe). Creates .venv if absent and installs only when pyproject.toml changed
+# since the last install, or when the test tools are asked for and were never installed.
+# Safe to run any number of times.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.venv"
-stamp="$venv/.darkmoon-installed"   # holds the sha256 of the pyproject.toml last installed
+# Holds the sha256 of the pyproject.toml last installed and what was installed with it
+# ("runtime" or "test"). A stamp with the hash alone was written when every install
+# included the test tools.
+stamp="$venv/.darkmoon-installed"
 python="${PYTHON:-python3}"
+wants="${1:-runtime}"
 
 say() { printf 'bootstrap: %s\n' "$*" >&2; }
+
+case "$wants" in
+  runtime) target='.' ;;
+  test) target='.[test]' ;;
+  *) say "error: unknown argument '$wants' (nothing, or 'test')"; exit 2 ;;
+esac
 
 # Two commands started at once (a test run and the kiosk) must not build the venv together.
 exec 9>"$root/.venv.lock"
@@ -35,9 +48,16 @@ if [[ ! -x "$venv/bin/python" || ! -x "$venv/bin/pip" ]]; then
 fi
 
 wanted="$(sha256sum "$root/pyproject.toml" | cut -d' ' -f1)"
-if [[ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]]; then
-  say "installing the project and its test tools into $venv (pyproject.toml changed)"
-  (cd "$root" && "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e '.[test]') >&2
-  # Written only after a successful install, so a failed one is retried next time.
-  printf '%s\n' "$wanted" >"$stamp"
+read -r had had_what 2>/dev/null <"$stamp" || true
+had_what="${had_what:-test}"
+if [[ "${had:-}" == "$wanted" && ( "$wants" == runtime || "$had_what" == test ) ]]; then
+  exit 0
 fi
+if [[ "$wants" == test ]]; then
+  say "installing the project and its test tools into $venv"
+else
+  say "installing the project into $venv"
+fi
+(cd "$root" && "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$target") >&2
+# Written only after a successful install, so a failed one is retried next time.
+printf '%s %s\n' "$wanted" "$wants" >"$stamp"

@@ -84,3 +84,18 @@ def test_the_whole_pi_runs_the_kiosk_beside_the_server_and_times_its_repaints(tm
     kiosk = [line for line in done.stdout.splitlines()
              if line.startswith("command -> kiosk repaint")]
     assert kiosk and "n=0" not in kiosk[0] and FIGURE.search(kiosk[0]), done.stdout
+
+
+def test_the_taps_bench_counts_the_taps_people_make_at_setup_and_by_decision(tmp_path):
+    # a scan is a tap on the camera's link, a name a tap into its field, the players' number
+    # a native select's two taps: the host, who also plays a seat, makes at least 1 + 2 + 5 +
+    # Create + their seat + Start; every other player a scan's tap and their seat's
+    done = run_quick("bench_taps", tmp_path)
+    assert done.returncode == 0, f"bench_taps --quick failed:\n{done.stdout}\n{done.stderr}"
+    setup = re.search(r"\((\d+) by the host, ([\d.]+) by each other player\)", done.stdout)
+    assert setup, done.stdout
+    assert int(setup[1]) >= 11 and float(setup[2]) >= 2, done.stdout
+    for kind in ("action", "repair/roll", "submit", "malfunction IN/OUT", "vote"):
+        assert re.search(rf"^  {re.escape(kind)} ", done.stdout, re.M), done.stdout
+    # the bench measured this checkout's pages and server, not an installed copy
+    assert f"code: {ROOT}" in done.stdout
