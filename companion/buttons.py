@@ -26,10 +26,10 @@ def press_command(waiting: dict | None, seat: int, colour: str) -> dict | None:
     if colour not in COLOURS or waiting is None:
         return None
     meaning = _MEANING.get(waiting["decision"], {}).get(colour)
-    if meaning is None or seat not in waiting["seats"]:
+    # A seat that has voted may press again until the last vote is in: its fist is still
+    # closed, and the new colour replaces the old (the same colour again changes nothing).
+    if meaning is None or seat not in waiting["seats"] + waiting.get("chosen", []):
         return None
-    if waiting["decision"] == "vote" and seat in waiting.get("chosen", ()):
-        return None  # a second press after voting: the first vote stands, silently
     return {"decision": waiting["decision"], "option": [meaning]}
 
 
@@ -38,7 +38,6 @@ REFUSALS = {
     "nothing_now": "no game is waiting for a button now",
     "not_your_turn": "the game is not waiting for this seat",
     "phone_decision": "this decision is made on the phone",
-    "already_voted": "this seat has voted; the first vote stands",
     "not_this_colour": "this button means nothing in this decision",
 }
 
@@ -48,9 +47,7 @@ def press_refusal(waiting: dict | None, seat: int, colour: str) -> str:
     of what the public waiting block says, so the kiosk may show it as well as the phone."""
     if waiting is None:
         return "nothing_now"
-    if waiting["decision"] == "vote" and seat in waiting.get("chosen", ()):
-        return "already_voted"
-    if seat not in waiting["seats"]:
+    if seat not in waiting["seats"] + waiting.get("chosen", []):
         return "not_your_turn"
     if waiting["decision"] not in _MEANING:
         return "phone_decision"  # a tie-break, an action: the phone has the options
@@ -59,7 +56,9 @@ def press_refusal(waiting: dict | None, seat: int, colour: str) -> str:
 
 def lit_seats(waiting: dict | None) -> frozenset[int]:
     """Seats whose button LED is on: whose turn it is to choose IN or OUT, or who still has
-    to vote. Only what the public view already says (who is waited for), never a choice."""
+    to vote (a seat that has voted may still change its vote, but its light is out: it is
+    lit only while its vote is missing). Only what the public view already says (who is
+    waited for), never a choice."""
     if waiting is None or waiting["decision"] not in _MEANING:
         return frozenset()
     return frozenset(waiting["seats"]) - frozenset(waiting.get("chosen", ()))

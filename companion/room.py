@@ -332,9 +332,10 @@ class Room(Claims):
     async def press(self, seat: int, colour: str) -> dict | None:
         """A seat button. Returns the accepted command, or None when the press means nothing
         now. Every refused press is answered on that seat's phone; where the reason is public
-        (whose turn it is, who has voted) the kiosk says it too ("presses" listeners). A
-        refusal of the rules (IN with no dice, a vote colour the seat lacks) tells of the
-        seat's dice: that seat's phone only."""
+        (whose turn it is, a decision made on the phone) the kiosk says it too ("presses"
+        listeners). A refusal of the rules (IN with no dice, a vote colour the seat lacks)
+        tells of the seat's dice: that seat's phone only. A seat that has voted may press
+        again while the vote is open: its new colour replaces its vote, as on the phone."""
         if self.table is None or not 0 <= seat < self.table.state.players:
             return None
         # only the public waiting block, not a whole view: a press is on the kiosk's hot path

@@ -127,12 +127,19 @@ def test_seat_not_waited_for(at_action):
             assert f"seat {seat}" in err.message and str(active) in err.message
 
 
-def test_seat_that_already_voted_is_not_waited_for():
+def test_seat_that_already_voted_is_not_waited_for_but_may_change_its_vote():
+    """RB Call a vote: "All players then hold out a closed fist and simultaneously reveal":
+    the table no longer waits for a seat that has voted, and its fist stays closed (it may
+    vote again) until the last vote is in. A vote that is not its to cast stays refused."""
     g = advance(lambda g: waiting("vote")(g) and len(g.pending.seats) >= 3)
     first = g.pending.seats[0]
     g2, _ = accepted(g, first, command(g, first))
     assert first not in g2.pending.seats and g2.pending.kind == "vote"
-    refused(g2, first, command(g, first, state_id=g2.state_id), NotYourDecision)
+    g3, _ = accepted(g2, first, command(g, first, state_id=g2.state_id))
+    assert first not in g3.pending.seats and g3.pending.answers == g2.pending.answers
+    refused(g2, first, command(g, first, state_id=g2.state_id, option=["green"]),
+            IllegalOption)
+    refused(g2, first, command(g, first), StaleState)  # from the view before its vote
 
 
 @pytest.mark.parametrize("decision", ["vote", "submit", "take_dice", "correct", "", "ACTION",

@@ -18,6 +18,7 @@ from companion.darkmoon import (HOST, Chance, Ctx, RulesError, Setup, decide, ev
 from companion.darkmoon.api import apply_event, step
 from companion.darkmoon.corrections import CHECKS
 from companion.darkmoon.threats import tokens_left
+from companion.darkmoon.views import decision_view
 from companion.darkmoon.data import (CLEARANCE_SEATS, COMMANDER, COMPANY_MAN_MODULE,
                                      THREATS_MODULE,
                                      DICE_IN_BOX, EVAC_SHIP,
@@ -111,6 +112,11 @@ def check_components(g) -> None:
             assert len(set(p.options[seat])) == len(p.options[seat]), "duplicate options"
             for option, _why in p.blocked.get(seat, []):
                 assert option not in p.options[seat], "an option both legal and blocked"
+        for seat, ballot in p.answers.items():  # a vote still open: the fist is still closed
+            assert p.simultaneous and seat not in p.seats
+            mine = decision_view(g, seat)
+            assert mine["options"] == [list(o) for o in p.options[seat]], mine
+            assert mine["chosen"] == list(ballot) and tuple(ballot) in p.options[seat]
         check_die_limits(g)
     else:
         assert g.pending is None and not g.stack
@@ -291,6 +297,48 @@ def check_voted_complications(facts: list) -> int:
     return checked
 
 
+# --- a closed fist: ballots changed before the reveal ---
+
+# How often, while a vote is open, a seat that has voted answers it again (with any colour
+# it holds, perhaps the same) instead of the next seat's move, in the games that do.
+CHANGE_BALLOT = 0.3
+
+
+def ballot_change(g, rng: random.Random) -> tuple[int, dict] | None:
+    """RB Call a vote: "All players then hold out a closed fist and simultaneously reveal":
+    now and then a seat that has voted changes what is in its fist before the last vote."""
+    p = g.pending
+    if p.kind != "vote" or not p.answers or rng.random() >= CHANGE_BALLOT:
+        return None
+    seat = rng.choice(sorted(p.answers))
+    return seat, {"decision": "vote", "option": list(rng.choice(p.options[seat]))}
+
+
+def check_latest_ballots(events: list) -> tuple[int, int]:
+    """Every vote is revealed (and counted) as each of its voters last answered it: a ballot
+    replaced before the reveal never shows. Returns how many votes were revealed and how
+    many ballots were changed to another colour before their reveal."""
+    latest, revealed, changed = {}, 0, 0
+    for event in events[1:]:
+        command = event["command"]
+        if event["actor"] != HOST and command["decision"] == "vote":
+            ballot = command["option"][0]
+            changed += latest.get(event["actor"], ballot) != ballot
+            latest[event["actor"]] = ballot
+        for f in event["facts"]:
+            if f["k"] == "vote_called":
+                latest = {}
+            elif f["k"] == "vote_revealed":
+                shown = {int(seat): ballot for seat, ballot in f["ballots"].items()}
+                assert shown == latest, f"a vote revealed {shown}, its seats last said {latest}"
+                counted = [b for b in shown.values() if b != "abstain"]
+                assert (f.get("release", f.get("strong")), f.get("quarantine", f.get("weak"))) \
+                    == (counted.count(STRONG), counted.count(WEAK)), f
+                revealed += 1
+                latest = {}
+    return revealed, changed
+
+
 # --- comparing whole states ---
 
 def canon(obj):
@@ -319,13 +367,17 @@ def same_state(a, b) -> bool:
 # --- playing a game with every check ---
 
 def play_checked(players: int, variants: tuple, choose, seed: int, pure_every: int = 8,
-                 secrecy_every: int = 1, corrections: float = 0.0):
+                 secrecy_every: int = 1, corrections: float = 0.0,
+                 change_ballots: bool = False):
     """A whole bot game, as simulate.play_game plays it (same seed, same game), checking
     every step. Every `pure_every`-th command also goes through decide + evolve, checking
     that decide leaves its state alone and gives the same state as playing in place, and
     as the state `step` hands the Table. With
     `corrections`, that share of the steps is a random host correction instead (some of
-    them invalid), sent at whatever the game is waiting for."""
+    them invalid), sent at whatever the game is waiting for. With `change_ballots`, seats
+    that have voted now and then vote again before the reveal (ballot_change; drawn from an
+    rng of their own, so the dice and the bots' other choices come as in the same seed's
+    game without the changes, until a changed ballot changes a vote's result)."""
     names = tuple(f"P{i}" for i in range(players))
     rng = random.Random(seed)
     events = start(Setup(names, variants=variants), rng)
@@ -339,9 +391,10 @@ def play_checked(players: int, variants: tuple, choose, seed: int, pure_every: i
     check_secrecy(g, secrets)
     check_public_facts(g, events[0])
     commands = 0
+    changes = random.Random(f"ballots:{seed}") if change_ballots else None
     while g.outcome is None:
         assert commands < MAX_COMMANDS, f"seed {seed} did not end in {MAX_COMMANDS} commands"
-        seat, command = choose(g, rng)
+        seat, command = (changes and ballot_change(g, changes)) or choose(g, rng)
         rare = g.pending.kind not in COMMON_DECISIONS
         if corrections and rng.random() < (0.5 if rare else corrections):
             seat, command = HOST, {"decision": "correct", "option": random_correction(g, rng)}
@@ -403,8 +456,10 @@ def test_random_games(players, variant_set, policy):
     for k in range(GAMES_PER_CASE):
         seed = base * 100 + k
         every = 1 if k % 4 == 0 else SECRECY_EVERY
+        # one game in two: seats change their ballots before the reveal now and then
         g, events, frozen = play_checked(players, variants, SHADOW_POLICIES[policy], seed,
-                                         secrecy_every=every)
+                                         secrecy_every=every, change_ballots=k % 2 == 1)
+        check_latest_ballots(events)
         assert g.outcome.winner in ("infected", "uninfected") or (
             g.outcome.winner == "company_man" and COMPANY_MAN_MODULE in variants)
         check_replay(g, events, frozen, seed)
@@ -425,8 +480,10 @@ def test_random_games_with_host_corrections(players, policy):
     for k in range(GAMES_PER_CASE):
         seed = 77_000_000 + players * 1000 + (policy == "helpful") * 100 + k
         g, events, frozen = play_checked(players, variants, POLICIES[policy], seed,
-                                         secrecy_every=SECRECY_EVERY, corrections=0.08)
+                                         secrecy_every=SECRECY_EVERY, corrections=0.08,
+                                         change_ballots=k % 2 == 0)
         check_replay(g, events, frozen, seed)
+        check_latest_ballots(events)
         corrected.update(e["command"]["option"][0] for e in events[1:] if e["actor"] == HOST)
         corrected["ended"] += events[-1]["actor"] == HOST
     assert sum(corrected.values()) >= GAMES_PER_CASE, corrected
@@ -450,6 +507,42 @@ def test_a_card_whose_target_the_rules_name_is_settled_by_its_own_vote(seed, var
     named = [f for f in facts if f["k"] == "ruled" and f.get("decision") == "vote_target"]
     assert check_voted_complications(facts) >= len(named)
     assert named or THREATS_MODULE in variants
+
+
+def test_ballots_changed_before_the_reveal_are_revealed_as_last_cast():
+    """The random games change ballots before the reveal, and the check above would see a
+    vote counted from a replaced ballot: plant one and it is found."""
+    revealed = changed = 0
+    planted = None
+    for seed in range(6):
+        g, events, frozen = play_checked(5, (), helpful_choice, 4100 + seed, secrecy_every=8,
+                                         change_ballots=True)
+        check_replay(g, events, frozen, seed)
+        votes, changes = check_latest_ballots(events)
+        revealed, changed = revealed + votes, changed + changes
+        if changes and planted is None:
+            planted = events
+    assert revealed >= 10 and changed >= 5, (revealed, changed)
+    # The first ballot a seat replaced, put back into its vote's reveal: caught.
+    first, changed_seat = {}, None
+    for i, event in enumerate(planted[1:], 1):
+        command = event["command"]
+        if event["actor"] != HOST and command["decision"] == "vote":
+            seat, ballot = event["actor"], command["option"][0]
+            if seat in first and first[seat] != ballot and changed_seat is None:
+                changed_seat = seat
+            first.setdefault(seat, ballot)
+        for f in event["facts"]:
+            if f["k"] == "vote_revealed" and changed_seat is not None:
+                tampered = json.loads(json.dumps(planted))
+                fact = next(x for x in tampered[i]["facts"] if x["k"] == "vote_revealed")
+                fact["ballots"][str(changed_seat)] = first[changed_seat]
+                with pytest.raises(AssertionError, match="last said"):
+                    check_latest_ballots(tampered)
+                return
+            if f["k"] in ("vote_called", "vote_revealed"):
+                first = {}
+    pytest.fail("no changed ballot reached its reveal")
 
 
 def test_helpful_bots_reach_the_final_event():

@@ -448,16 +448,40 @@ async def test_in_without_dice_is_answered_on_that_phone_only(tmp_path):
     assert heard["presses"] == [{"seat": seat, "colour": "grey", "code": "not_this_colour"}]
 
 
-async def test_a_second_vote_is_answered_and_the_first_stands(tmp_path):
-    room = await room_at_a_vote(tmp_path)
-    heard: list = []
-    room.listen("presses", lambda who, p: heard.append(p))
-    voter = next(s for s in room.table.state.pending.seats
-                 if room.table.state.seats[s].dice["strong"])
-    assert await room.press(voter, "black") is not None
-    assert await room.press(voter, "red") is None  # the first vote stands
-    assert heard[-1] == {"seat": voter, "colour": "red", "code": "already_voted"}
-    assert room.table.state.pending.answers[voter] == ("strong",)
+def holding_both(g) -> list[int]:
+    return [s for s in g.pending.seats if g.seats[s].dice["strong"] and g.seats[s].dice["weak"]]
+
+
+async def test_a_seat_that_has_voted_may_press_again_to_change_its_vote(tmp_path):
+    """RB Call a vote: "All players then hold out a closed fist and simultaneously reveal":
+    until the last vote is in, a seat's fist is closed and its player may change the die in
+    it, with the buttons as on the phone. Its light stays out (it is lit only while its vote
+    is missing), and nobody else hears what it pressed."""
+    room = await room_at_a_vote(tmp_path, lambda g: len(g.pending.seats) >= 3 and holding_both(g))
+    g = room.table.state
+    voter = holding_both(g)[0]
+    heard: dict = {}
+    for audience in [PUBLIC, "presses", *range(g.players)]:
+        room.listen(audience, lambda who, p: heard.setdefault(who, []).append(p) if p else None)
+    assert await room.press(voter, "black") == {"decision": "vote", "option": ["strong"]}
+    assert voter not in room.lit_seats()
+    board = room.table.public_view()
+    board.pop("log"), board.pop("state_id")
+    assert await room.press(voter, "red") == {"decision": "vote", "option": ["weak"]}
+    assert room.table.state.pending.answers[voter] == ("weak",)
+    assert room.table.seat_view(voter)["you"]["decision"]["chosen"] == ["weak"]
+    assert voter not in room.lit_seats()
+    again = room.table.public_view()
+    assert again.pop("log")[-1] == {"seq": again["state_id"], "k": "chosen", "seat": voter,
+                                    "decision": "vote"}
+    again.pop("state_id")
+    assert again == board  # the board shows only that the seat has voted, as before
+    assert await room.press(voter, "red") is not None  # the same colour again: no error
+    assert heard == {}, "a change of vote is no refusal, and nobody is told what it was"
+    for seat in list(room.table.state.pending.seats):
+        await room.press(seat, "grey")
+    (shown,) = [f for f in room.table.public_view()["log"] if f["k"] == "vote_revealed"]
+    assert shown["ballots"][voter] == "weak"  # the latest press is the vote revealed
 
 
 async def test_play_again_keeps_the_phones_on_their_seats_and_deals_anew(tmp_path):

@@ -97,6 +97,36 @@ def test_votes_show_who_has_chosen_but_not_what_until_all_have(tmp_path):
     assert revealed and revealed[-1]["ballots"][first] == ballot[0]
 
 
+def test_a_vote_changed_before_the_reveal_survives_a_restart(tmp_path):
+    """RB Call a vote: "All players then hold out a closed fist and simultaneously reveal":
+    a seat may change its vote until the last one is in; its change is stored like any
+    answer, so a power cut in between keeps its latest vote, and the reveal shows that."""
+    path = tmp_path / "game.db"
+    table = new_table(path)
+    rng = random.Random(5)
+    while table.waiting_for()["decision"] != "vote":
+        seat, command = bot_choice(table.state, rng)
+        votes = [o for o in table.waiting_for()["options"][seat] if o[0] == "vote"]
+        if command["decision"] == "action" and votes:
+            command["option"] = list(votes[0])
+        table.submit(seat, command)
+    first, *others = table.waiting_for()["seats"]
+    ballots = table.waiting_for()["options"][first]
+    table.submit(first, {"decision": "vote", "option": list(ballots[0])})
+    table.submit(first, {"decision": "vote", "option": list(ballots[-1]),
+                         "state_id": table.state_id})
+    table.store.close()
+    table = Table.resume(EventStore(path))
+    mine = table.seat_view(first)["you"]["decision"]
+    assert mine["chosen"] == list(ballots[-1])
+    assert mine["options"] == [list(b) for b in ballots]
+    assert table.waiting_for()["seats"] == others
+    for seat in others:
+        table.submit(seat, {"decision": "vote", "option": ["abstain"]})
+    revealed = [f for f in table.public_view()["log"] if f["k"] == "vote_revealed"]
+    assert revealed[-1]["ballots"][first] == ballots[-1][0] != ballots[0][0]
+
+
 def test_host_corrections_are_logged_publicly(tmp_path):
     table = new_table(tmp_path / "game.db")
     table.submit(HOST, {"decision": "correct", "option": ["shield", 4]})

@@ -197,7 +197,7 @@ def apply_command(g: Game, ctx: Ctx, actor, decision: str, option: tuple,
         raise StaleState(f"the game has moved on (state {g.state_id}, you saw {state_id})")
     seat = check_seat(g, actor)
     pending = g.pending
-    if pending is None or seat not in pending.seats:
+    if pending is None or seat not in pending.answerable:
         waiting = ", ".join(str(s) for s in pending.seats) if pending else "nobody"
         raise NotYourDecision(f"the game is not waiting for seat {seat} (waiting for {waiting})")
     if decision != pending.kind:
@@ -208,6 +208,10 @@ def apply_command(g: Game, ctx: Ctx, actor, decision: str, option: tuple,
         raise IllegalOption(f"{list(option)} is not allowed now" + (f": {why}" if why else ""))
     g.state_id += 1
     if pending.simultaneous:
+        # A seat's latest answer replaces any earlier one; the answers are read together
+        # when the last seat is in. Every answer, first or again, changed or the same, is
+        # the same public `chosen` fact: the table learns that the seat answered, never
+        # what, nor whether it changed its mind (a phone repeating itself is no tell).
         pending.answers[seat] = option
         ctx.fact("chosen", seat=seat, decision=decision)
         if pending.seats:
@@ -221,6 +225,6 @@ def apply_command(g: Game, ctx: Ctx, actor, decision: str, option: tuple,
 
 
 def legal_options(g: Game, seat: int) -> list[tuple]:
-    if g.pending is None or seat not in g.pending.seats:
+    if g.pending is None or seat not in g.pending.answerable:
         return []
     return list(g.pending.options[seat])

@@ -66,7 +66,15 @@ class Pending:
 
     @property
     def seats(self) -> list[int]:
+        """The seats the game waits for: in a simultaneous decision, those still to answer."""
         return [s for s in self.options if s not in self.answers]
+
+    @property
+    def answerable(self) -> list[int]:
+        """The seats whose answer is taken now. A simultaneous decision is a closed fist
+        (RB Call a vote: "All players then hold out a closed fist and simultaneously
+        reveal"): a seat that has answered may answer again until the last seat is in."""
+        return list(self.options) if self.simultaneous else self.seats
 
 
 @dataclass(slots=True)

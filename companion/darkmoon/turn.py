@@ -77,6 +77,9 @@ def action_phase(g: Game, ctx: Ctx, seat: int, ordered: bool, exposed: bool = Fa
     else:
         legal, blocked = normal_action_options(g, seat, ordered, exposed)
     data = {"ordered": ordered, **({"exposed": True} if exposed else {})}
+    # With actions blocked the action is asked even when "pass" is all that is left: an
+    # Infected seat in the same place could still reveal, so passing for the seat would
+    # tell the table it is Uninfected (ask answers a single option only with nothing blocked).
     ask(g, ctx, "action", {seat: legal}, data, blocked={seat: blocked})
 
 
@@ -113,6 +116,9 @@ def ask_submit(g: Game, ctx: Ctx, seat: int, data: dict) -> None:
     options = submit_options(g.seats[seat].rolled, least, most)
     if data.get("ability") and g.ability(seat, "luba") and not g.luba_reroll_used:
         options.append(("reroll",))
+    # Always asked, even with a single die rolled: how many dice a seat rolled, and whether
+    # they show the same face, are its own (RB Rolling & submitting dice); a submission made
+    # for it would tell the table.
     ask(g, ctx, "submit", {seat: options}, data, auto=False)
 
 

@@ -154,8 +154,10 @@ def decision_view(g: Game, seat: int) -> dict | None:
     p = g.pending
     if p is None or seat not in p.options:
         return None
+    # A seat that has answered a simultaneous decision still open keeps its options: it may
+    # answer again until the last seat is in (`chosen` is its answer so far).
     return {"decision": p.kind,
-            "options": [list(o) for o in p.options[seat]] if seat in p.seats else [],
+            "options": [list(o) for o in p.options[seat]],
             "blocked": [[list(o), why] for o, why in p.blocked.get(seat, [])],
             "chosen": list(p.answers[seat]) if seat in p.answers else None,
             "data": {k: v for k, v in p.data.items() if k in SAFE_DATA}}

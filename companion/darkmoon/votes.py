@@ -58,6 +58,10 @@ def lincoln(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
 
 def ballots(g: Game, ctx: Ctx, data: dict) -> None:
     voters = g.players_in_game()  # revealed Infected no longer vote (RB)
+    # Every voter is asked, one with no die to show too (its only option: abstain): what a
+    # seat holds is its own (RB Rolling & submitting dice), and an empty fist is held out
+    # like the others. A seat that has voted may vote again until the last vote is in (the
+    # closed fist: engine.apply_command).
     ask(g, ctx, "vote", {v: ballot_options(g, v) for v in voters}, data, simultaneous=True)
 
 
