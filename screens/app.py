@@ -304,7 +304,7 @@ class KioskApp(NetworkWatch, Stopping, App):
             return
         from .help import HelpScreen
         self._help = HelpScreen(self.seat_names(self.room.room_view()), self.room.lang,
-                                not self.kiosk)
+                                not self.kiosk, self.button_state.fallback)
         self.push_screen(self._help)
 
     def action_button_test(self) -> None:

@@ -11,17 +11,19 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
+from .bigtext import draw, fits
 from .fair import fair_play
 from .gauges import SUSPICION_VOTE, TRACK_LENGTH, Gauges
 from .pane import (Pane, flow, flow_reserved, heading, listed, pad_rows, paragraphs,
                    reflow, rows, rows_in)
 from .panels import VOTE_DECISIONS, live_panel
-from .words import counted, dice, labelled, name_of, say, seat_label, sentences
+from .words import counted, dice, has_word, labelled, name_of, say, seat_label, sentences
 
 FAILURE_KEYS = {"-1": "minus_1", "any+": "any_plus", "-2": "minus_2", "any-": "any_minus",
                 "breached": "breached"}
 WIDE = 160  # columns from which the board draws the big figures and wider panes
-NARROW = {"tracks": 34, "seats": 34, "live": 40, "mirror": 40, "log": 34}  # before layout
+NARROW = {"tracks": 34, "seats": 34, "live": 40, "mirror": 40, "log": 34,
+          "banner": 118}  # columns before layout
 
 
 def _row(t: Text, label: str, units: list[tuple[str, str]], width: int) -> None:
@@ -224,9 +226,10 @@ def _seat(items: tuple, chosen: bool | None, lang: str, width: int) -> Text:
 
 def free_seats(kiosk: dict, lang: str) -> Text:
     """A seat whose phone was lost and re-bound has a code again: say where to find it."""
-    free = [str(i + 1) for i, token in enumerate(kiosk["seat_tokens"]) if token]
-    return Text.styled("\n" + say(lang, "board.free_seats", seats=", ".join(free)),
-                       "bold yellow") \
+    bots = {s["seat"] for s in kiosk["seats"] if s.get("bot")}  # no phone by design
+    free = [str(i + 1) for i, token in enumerate(kiosk["seat_tokens"])
+            if token and i not in bots]
+    return Text.styled("\n" + say(lang, "board.free_seats", seats=", ".join(free)), "yellow") \
         if free else Text("")
 
 
@@ -248,16 +251,65 @@ def play_notice(kiosk: dict, lang: str) -> Text:
                                      seat=seat + 1 if seat is not None else ""), "bold yellow")
 
 
-def banner(view: dict, lang: str, sentences: dict) -> Text:
+def banner(view: dict, lang: str, sentences: dict, columns: int = 118,
+           scales: tuple[int, ...] = (1,)) -> Text:
+    """What the game waits for, and from whom: a short form in big letters ("ANA: IN OR
+    OUT?", "VOTE: 3 OF 5"), read from across the table, over the full sentence in small
+    print. The letters are drawn at the biggest of `scales` that fits (1: 3 rows, 2: 6,
+    3: 9; none: the sentence alone). Where no short form fits (a long name, a letter the
+    big font lacks) the sentence stands alone in the letters' rows: the banner keeps its
+    height, and the board below it its layout."""
     said = sentences.get("banner")
-    if said:
-        return Text.styled(said, "bold")
     waiting = view["waiting"]
-    if waiting is None:
-        return Text("")
-    names = ", ".join(seat_label(view, s) for s in waiting["seats"])
-    return Text.styled(say(lang, "board.waiting_for", seats=names,
-                    decision=name_of(lang, "decision", waiting["decision"])), "bold")
+    if not said and waiting is not None:
+        said = say(lang, "board.waiting_for",
+                   seats=", ".join(seat_label(view, s) for s in waiting["seats"]),
+                   decision=name_of(lang, "decision", waiting["decision"]))
+    said = said or ""
+    if not scales:  # no room for big letters: the sentence alone
+        return Text.styled(said, "bold")
+    tall = 3 * max(scales)
+    big, scale = next(((words, scale) for words in short_forms(view, lang)
+                       for scale in sorted(scales, reverse=True)
+                       if fits(words, columns, scale)), (None, 0))
+    if big is None:
+        above = (tall - 1) // 2
+        return Text("\n" * above) + Text.styled(said, "bold") + Text("\n" * (tall - above))
+    drawn = draw(big, scale)
+    above = (tall - len(drawn)) // 2
+    t = Text("\n" * above + "\n".join(drawn) + "\n" * (tall - len(drawn) - above))
+    t.append("\n" + said)
+    return t
+
+
+def short_forms(view: dict, lang: str) -> list[str]:
+    """What the banner may say in big letters, the first that fits drawn: capitals, the
+    seat's name and a few words (kiosk.big.*)."""
+    waiting = view["waiting"]
+    if waiting is None or view.get("outcome"):
+        return []
+    kind = waiting["decision"]
+    names = [view["seats"][s]["name"] for s in waiting["seats"]
+             if 0 <= s < len(view["seats"])]
+    if kind in ("vote", "lincoln") and "voters" in waiting:
+        counts = {"chosen": len(waiting.get("chosen") or []),
+                  "voters": len(waiting.get("voters") or [])}
+        target = waiting.get("target")
+        forms = []
+        if target is not None and 0 <= target < len(view["seats"]):
+            forms.append(say(lang, "big.vote_on", target=view["seats"][target]["name"],
+                             **counts))
+        forms.append(say(lang, "big.vote", **counts))
+        return [f.upper() for f in forms]
+    what = say(lang, f"big.what.{kind}") if has_word(lang, f"big.what.{kind}") \
+        else name_of(lang, "decision", kind)
+    forms = []
+    if names and len(names) <= 2:
+        forms.append(say(lang, "big.who_what", who=", ".join(names), what=what))
+    if len(names) > 1:  # "3 PLAYERS: DISCARD DICE"
+        forms.append(say(lang, "big.who_what", who=counted(lang, "big.players", len(names)),
+                         what=what))
+    return [f.upper() for f in forms]
 
 
 class BoardView(Vertical):
@@ -312,16 +364,47 @@ class BoardView(Vertical):
         if (task is not None and task["kind"] == "malfunction" and task["success"] is None) \
                 or (view["waiting"] or {}).get("decision") in VOTE_DECISIONS:
             return False
-        room = self.query_one("#board-right").size.height
-        taken = lambda text, pane: rows_in(text, self.width(pane), self.app.console) + 2  # noqa: E731
-        return bool(room) and taken(live, "live") + taken(moves, "mirror") > room
+        room = self.right_rows()
+        return bool(room) and self.taken(live, "live") + self.taken(moves, "mirror") > room
+
+    def taken(self, text: Text, pane: str) -> int:
+        """The rows `text` takes in `pane`, its border included."""
+        return rows_in(text, self.width(pane), self.app.console) + 2
+
+    _banner_rows = 0  # the rows of the banner being shown
+
+    def right_rows(self) -> int:
+        """The rows of the right column once the banner being shown has its height (0 before
+        the first layout): the banner and the columns share the screen's height."""
+        right = self.query_one("#board-right").size.height
+        if not right:
+            return 0
+        return right + self.query_one("#banner").size.height - self._banner_rows
+
+    def top_banner(self, view: dict, lang: str, said: dict, kiosk: dict, moves: Text) -> Text:
+        """The banner in big letters, unless the moves to make would not all fit beside it
+        (a completed event at 120x36 can ask for a dozen): then in one line, for that while,
+        so that every move is on the screen."""
+        notice = play_notice(kiosk, lang)
+        big = banner(view, lang, said, self.width("banner"),
+                     (3, 2) if self.has_class("wide") else (1,))
+        right = self.query_one("#board-right").size.height
+        if right:
+            room = right + self.query_one("#banner").size.height - rows(big + notice)
+            if self.taken(moves, "mirror") > room:
+                big = banner(view, lang, said, self.width("banner"), ())
+        drawn = big + notice
+        self._banner_rows = rows(drawn)
+        return drawn
 
     def show(self, kiosk: dict, lang: str) -> None:
         self._shown = (kiosk, lang)
         view = kiosk["game"]
         said = sentences(view, lang)
         q, w = self.query_one, self.width
-        q("#banner", Pane).show(banner(view, lang, said) + play_notice(kiosk, lang))
+        moves = paragraphs([f"• {m}" for m in said.get("mirror", [])], w("mirror"),
+                           say(lang, "board.nothing_to_mirror"))
+        q("#banner", Pane).show(self.top_banner(view, lang, said, kiosk, moves))
         if self.has_class("wide"):
             q(Gauges).show(view, lang)
         q("#tracks", Pane).show(board_tracks(view, lang, w("tracks")),
@@ -337,8 +420,6 @@ class BoardView(Vertical):
         most = max(self._live_rows[1] if self._live_rows[0] == game else 0, rows(body))
         self._live_rows = (game, most)
         body = pad_rows(body, most)
-        moves = paragraphs([f"• {m}" for m in said.get("mirror", [])], w("mirror"),
-                           say(lang, "board.nothing_to_mirror"))
         live = q("#live", Pane)
         live.show(body, title)
         live.display = not self.crowded(view, body, moves)

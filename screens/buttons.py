@@ -7,6 +7,7 @@ and its LED lights. Presses there never reach the game.
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -23,6 +24,7 @@ COLOUR_STYLE = {"black": "bold bright_white", "red": "bold red", "grey": "white"
 FALLBACK_KEYS = {"unconfigured": "buttons.unconfigured", "config": "buttons.config",
                  "gpio": "buttons.gpio_failed"}
 SHOWN_PRESSES = 12
+log = logging.getLogger(__name__)
 
 
 def _styled(words: str, style: str) -> Text:
@@ -42,6 +44,9 @@ class ButtonState:
     def __init__(self, source, fallback=None):
         self.source = source
         self.fallback = fallback
+        if fallback is not None:  # the screen says the keyboard stands in; the log says why
+            log.warning("seat buttons: the keyboard stands in for the box (%s): %s",
+                        fallback.reason, fallback.detail)
         self.connected = source.kind != "serial"  # a USB box counts once it says hello
         self.troubles: dict[tuple, Notice] = {}
         self.refused: tuple[dict, float] | None = None  # the latest refused press, and until

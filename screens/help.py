@@ -16,7 +16,10 @@ KIOSK_KEYS = (("F1 / ?", "help.key_help"), ("F2", "help.key_lang"),
               ("F5", "help.key_host"), ("Esc", "help.key_notice"))
 
 
-def key_map(names: list[str], lang: str, quits: bool) -> Text:
+def key_map(names: list[str], lang: str, quits: bool, fallback=None) -> Text:
+    """The seat keys and the kiosk's keys; with `fallback` (hardware.source.Fallback), why
+    the keyboard stands in for a button box, with the file or the error the set-up gave,
+    for whoever sets the table up: the bottom line says only that it does."""
     t = Text()
     heading(t, say(lang, "help.buttons"))
     t.append("\n" + say(lang, "help.buttons_hint") + "\n\n")
@@ -33,15 +36,19 @@ def key_map(names: list[str], lang: str, quits: bool) -> Text:
     for key, words in KIOSK_KEYS + ((("Ctrl+Q", "help.key_quit"),) if quits else ()):
         t.append(f"\n{key:<12} ", "bold")
         t.append(say(lang, words))
+    if fallback is not None:
+        t.append("\n\n" + say(lang, f"help.box.{fallback.reason}", detail=fallback.detail),
+                 "bright_black")
     return t
 
 
 class HelpScreen(ModalScreen):
     BINDINGS = [Binding("escape,f1,question_mark", "app.pop_screen", show=False)]
 
-    def __init__(self, names: list[str], lang: str, quits: bool):
+    def __init__(self, names: list[str], lang: str, quits: bool, fallback=None):
         super().__init__()
         self.shown = (names, lang, quits)
+        self.fallback = fallback
 
     def compose(self) -> ComposeResult:
         yield Pane(id="help")
@@ -50,4 +57,5 @@ class HelpScreen(ModalScreen):
         self.show(*self.shown)
 
     def show(self, names: list[str], lang: str, quits: bool) -> None:
-        self.query_one("#help", Pane).show(key_map(names, lang, quits), say(lang, "help.title"))
+        self.query_one("#help", Pane).show(key_map(names, lang, quits, self.fallback),
+                                           say(lang, "help.title"))

@@ -22,8 +22,9 @@ from .qr import QrCode, size
 from .words import say
 
 MAX_SEATS = 7
-# Lines the join screen needs besides the codes: title, address line, seat list, notices.
-JOIN_CHROME = 13
+# Lines the join screen needs besides the codes: title, address line, seat list (a line a
+# seat, with its code's address), notices.
+JOIN_CHROME = 16
 
 
 def host_url(base_url: str, token: str) -> str:
@@ -156,7 +157,7 @@ class TableCode(Horizontal):
 
     def show(self, url: str, seats: list, lang: str) -> None:
         self.query_one(QrCode).show(url)
-        self.query_one(Pane).show(seat_column(seats, lang))
+        self.query_one(Pane).show(seat_column(seats, lang) + typed_url(url, lang))
 
 
 class JoinView(Vertical):
@@ -244,7 +245,9 @@ class JoinView(Vertical):
                 network.append_text(hotspot_line(spot, lang))
         self.query_one("#join-title", Pane).show(Text.styled(title, "bold"))
         self.query_one("#join-network", Pane).show(network + fair_join(kiosk, lang))
-        self.query_one("#join-seats", Pane).show(seat_list(seats, lang))
+        urls = {s["seat"]: seat_url(base_url, tokens[s["seat"]]) for s in free} \
+            if per_seat else {}
+        self.query_one("#join-seats", Pane).show(seat_list(seats, lang, urls))
         self.query_one("#join-notices", Pane).show(bot_seats_hint(kiosk, lang)
                                                    + notices(kiosk, lang))
 
@@ -307,12 +310,32 @@ def seat_column(seats: list, lang: str) -> Text:
     return t
 
 
-def seat_list(seats: list, lang: str) -> Text:
+def seat_list(seats: list, lang: str, urls: dict | None = None) -> Text:
+    """Every seat and whether it has joined, three a line; with `urls` (the seats whose
+    codes are shown) one seat a line, its code's address after it, for a phone that cannot
+    scan: the address is typed instead."""
     t = Text()
+    if urls:
+        for s in seats:
+            t.append(f"{s['seat'] + 1} {s['name']:<12.12} ", "bold")
+            t.append_text(seat_state(s, lang))
+            if s["seat"] in urls:
+                t.append(f"  {urls[s['seat']]}", "cyan")
+            t.append("\n")
+        return t
     for s in seats:
         t.append(f"{s['seat'] + 1} {s['name']:<12.12} ", "bold")
         t.append_text(seat_state(s, lang))
         t.append("   " if s["seat"] % 3 != 2 else "\n")
+    return t
+
+
+def typed_url(url: str, lang: str) -> Text:
+    """The table code's address, under the seats beside it, for a phone that cannot scan."""
+    t = Text("\n\n")
+    t.append(say(lang, "join.type_url"), "bright_black")
+    t.append("\n")
+    t.append(url, "cyan")
     return t
 
 

@@ -63,20 +63,31 @@ def rolls(view: dict, lang: str, width: int = NARROW["over-rolls"]) -> Text:
 
 
 def cards(view: dict, lang: str, width: int = NARROW["over-cards"]) -> Text:
+    """The cards discarded face down, then (the Threats module) each seat's threat card
+    under its own heading, then the piles and decks as they were left."""
     t = Text()
+    threats = [f for f in view.get("log", []) if f["k"] == "threat_dealt"]
+    heading(t, say(lang, "over.discarded"))
+    t.append("\n")
     for f in view.get("log", []):
         if f["k"] == "task_discarded":
             said = say(lang, "over.task_discarded", seat=seat_label(view, f["seat"]),
                        cards=", ".join(name_of(lang, "card", c) for c in f["cards"]))
-        elif f["k"] == "threat_dealt":  # the Threats module's cards, secret until now
-            said = say(lang, "over.threat_dealt", seat=seat_label(view, f["seat"]),
-                       threat=name_of(lang, "threat", f["threat"]))
         elif f["k"] in ("event_bottom", "event_discarded"):
             said = say(lang, f"over.{f['k']}", seat=seat_label(view, f["seat"]),
                        card=name_of(lang, "card", f["card"]))
         else:
             continue
         flow(t, [(w, "") for w in said.split(" ")], width, sep=" ")
+        t.append("\n")
+    if threats:  # the Threats module's cards, secret until now: dealt, not discarded
+        t.append("\n")
+        heading(t, say(lang, "over.threat_cards"))
+        for f in threats:
+            flow(t, [(w, "") for w in say(lang, "over.threat_dealt",
+                                          seat=seat_label(view, f["seat"]),
+                                          threat=name_of(lang, "threat", f["threat"])
+                                          ).split(" ")], width, sep=" ", lead="\n")
         t.append("\n")
     after = view.get("revealed_after_game") or {}
     for key in ("task_discard", "task_deck", "event_deck"):

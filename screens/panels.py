@@ -9,6 +9,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from companion.darkmoon.data import AREAS, FACES, TASKS, UNKNOWN
+from companion.darkmoon.turn import REPAIR_ACTION
 from companion.lang.words import signed as printed
 
 from .pane import flow, heading, pad_rows, rows
@@ -17,25 +18,74 @@ from .words import name_of, say, seat_label, signed
 VOTE_DECISIONS = ("vote_target", "vote", "tie_break", "lincoln")
 QUARANTINE = "quarantine"
 BALLOT_STYLE = {"strong": "bold bright_white", "weak": "bold red", "abstain": "bright_black"}
+ROLLED_ACTIONS = ("repair", "lone_wolf")  # actions whose roll the table watches
 
 
 def live_panel(view: dict, lang: str, width: int = 40) -> tuple[str, Text]:
+    """The task in play: the vote being held, the malfunction or the repair being rolled;
+    once over, its result, until the next one begins."""
     waiting = view["waiting"] or {}
     log = view.get("log", [])
     last_vote = _last(log, "vote_called")
     last_task = _last(log, "malfunction")
+    last_roll = _last_rolled_action(log)
+    latest = max((i for i in (last_vote, last_task, last_roll) if i is not None), default=None)
     if waiting.get("decision") in VOTE_DECISIONS or (
-            view["task"] is None and last_vote is not None and
-            (last_task is None or last_vote > last_task)):
+            view["task"] is None and latest is not None and latest == last_vote):
         facts = log[last_vote:] if last_vote is not None else []
         kind = vote_kind(view, facts)
         return (say(lang, "vote.title" + ("" if kind == QUARANTINE else f".{kind}")),
                 vote(view, lang, facts, width))
     if view["task"] is not None:
         return say(lang, "task.title"), task(view, lang, width)
+    if latest is not None and latest == last_roll:
+        action = log[last_roll]["action"][0]
+        return say(lang, f"task.title_{action}"), rolled_action(view, lang, log[last_roll:],
+                                                                width)
     if last_task is not None:
         return say(lang, "task.title"), task_summary(view, lang, log[last_task:], width)
-    return say(lang, "task.title"), Text.styled(say(lang, "task.none"), "bright_black")
+    return say(lang, "task.title_none"), Text.styled(say(lang, "task.none"), "bright_black")
+
+
+def _last_rolled_action(log: list) -> int | None:
+    for i in range(len(log) - 1, -1, -1):
+        if log[i]["k"] == "action" and log[i]["action"][0] in ROLLED_ACTIONS:
+            return i
+    return None
+
+
+def rolled_action(view: dict, lang: str, facts: list, width: int = 40) -> Text:
+    """A repair (or a lone wolf) from the log: what is rolled for, by whom, what the rule
+    asks, the die submitted and the result once it is known. The roll itself is the
+    player's alone: only the submitted dice are public."""
+    begun = facts[0]
+    seat, action = begun["seat"], begun["action"]
+    t = Text()
+    if action[0] == "repair":
+        heading(t, name_of(lang, "action", REPAIR_ACTION.get(action[1], action[1])))
+    else:
+        heading(t, name_of(lang, "action", action[0]))
+    t.append("\n")
+    _line(t, say(lang, f"task.{action[0]}_rule", seat=seat_label(view, seat)), "", width,
+          first=True)
+    result = next((f for f in facts[1:] if f["k"] == action[0] and f.get("seat") == seat),
+                  None)
+    dice = [(f["seat"], d) for f in facts if f["k"] == "submitted"
+            and f.get("reason") == action[0] for d in f["dice"]]
+    t.append(f"\n{say(lang, 'task.submitted')}\n", "bold")
+    if dice:
+        _submitted(t, view, lang, dice, width)
+    else:
+        t.append("…", "bright_black")
+    t.append("\n")
+    if result is None:
+        t.append(say(lang, "task.in_progress"), "yellow")
+    elif result["success"]:
+        t.append(say(lang, "task.succeeded" if action[0] == "repair"
+                     else "task.lone_wolf_succeeded"), "bold reverse green")
+    else:
+        t.append(say(lang, "task.failed"), "bold reverse red")
+    return t
 
 
 def vote_kind(view: dict, facts: list) -> str:
@@ -97,7 +147,8 @@ def _task(view: dict, lang: str, width: int) -> Text:
     for seat in tv["order"]:  # clockwise from the active player: tokens flip in turn
         choice = tv["participation"].get(str(seat))
         if choice is None:
-            mark, style = ("…", "bold yellow reverse") if seat in deciding else ("·",
+            # a seat not asked yet: its name alone, dimmed, until its turn to choose
+            mark, style = ("…", "bold yellow reverse") if seat in deciding else (None,
                                                                                  "bright_black")
         else:
             mark, style = say(lang, f"task.{choice}"), ("bold green" if choice == "in"
@@ -105,7 +156,7 @@ def _task(view: dict, lang: str, width: int) -> Text:
         marks.append((seat, mark, style))
     # Each press flips one seat's mark: the rows the list would take with every mark at
     # its widest are kept, so the pane keeps its height from the first press to the last.
-    widest = max(("…", "·", say(lang, "task.in"), say(lang, "task.out")), key=cell_len)
+    widest = max(("…", say(lang, "task.in"), say(lang, "task.out")), key=cell_len)
     part = Text()
     _seat_marks(part, view, marks, width)
     t.append_text(pad_rows(part, _most_rows(_names(view), tuple(tv["order"]), widest, width)))
@@ -164,10 +215,11 @@ def task_summary(view: dict, lang: str, facts: list, width: int = 40) -> Text:
 
 
 def _seat_marks(t: Text, view: dict, marks: list, width: int) -> None:
-    """ "1 Ana [IN]  2 Ben [OUT]", never broken between a seat and its mark."""
+    """ "1 Ana [IN]  2 Ben [OUT]  3 Cai", never broken between a seat and its mark."""
     for i, (seat, mark, style) in enumerate(marks):
-        flow(t, [(Text.assemble(seat_label(view, seat) + " ", (f"[{mark}]", style)), "")],
-             width, lead="  " if i else "")
+        unit = Text.assemble(seat_label(view, seat) + " ", (f"[{mark}]", style)) \
+            if mark is not None else Text(seat_label(view, seat), style)
+        flow(t, [(unit, "")], width, lead="  " if i else "")
 
 
 def _submitted(t: Text, view: dict, lang: str, submitted: list, width: int) -> None:
@@ -214,10 +266,7 @@ def vote(view: dict, lang: str, facts: list, width: int = 40) -> Text:
         t.append(say(lang, "vote.choosing_target"), "yellow")
         return t
     _line(t, _vote_on(view, lang, kind, target), "bold", width, first=True)
-    if kind != QUARANTINE or "evacuation" in view:
-        # What each colour means in this kind of vote, every time, in capitals: the meaning
-        # changes from one vote to the next in Shadow Corporation (issue 13).
-        _line(t, say(lang, f"vote.meaning.{kind}"), "bold reverse", width)
+    _key(t, lang, kind, width)
     revealed = _first(facts, "vote_revealed") if waiting.get("decision") != "vote" else None
     if revealed is None:
         chosen = set(waiting.get("chosen", ()))
@@ -244,6 +293,16 @@ def vote(view: dict, lang: str, facts: list, width: int = 40) -> Text:
                      result=say(lang, f"vote.result_{result['result']}")), "bold reverse",
               width)
     return pad_rows(t, _reveal_rows(view, lang, target, sorted(ballots), width, kind))
+
+
+def _key(t: Text, lang: str, kind: str, width: int) -> None:
+    """What each button means in this kind of vote, one colour a line, from the call to the
+    result: the meaning changes from one vote to the next in Shadow Corporation."""
+    for colour in BALLOT_STYLE:
+        _line(t, say(lang, f"vote.key.{kind}.{colour}"), KEY_STYLE[colour], width)
+
+
+KEY_STYLE = {"strong": "bold bright_white", "weak": "bold red", "abstain": "white"}
 
 
 def _vote_target(view: dict, lang: str, target) -> str:
@@ -285,8 +344,7 @@ def _most_rows(names: tuple, order: tuple, widest: str, width: int) -> int:
 
 def _reveal_rows(view: dict, lang: str, target: int, voters: list, width: int,
                  kind: str = QUARANTINE) -> int:
-    return _most_vote_rows(_names(view), lang, target, tuple(voters), width, kind,
-                           kind != QUARANTINE or "evacuation" in view)
+    return _most_vote_rows(_names(view), lang, target, tuple(voters), width, kind)
 
 
 RESULTS = {QUARANTINE: ("free", "quarantine"), "amputation": ("amputate", "spare"),
@@ -295,7 +353,7 @@ RESULTS = {QUARANTINE: ("free", "quarantine"), "amputation": ("amputate", "spare
 
 @lru_cache(maxsize=64)  # the same from a vote's call to its result
 def _most_vote_rows(names: tuple, lang: str, target: int, voters: tuple, width: int,
-                    kind: str = QUARANTINE, meaning: bool = False) -> int:
+                    kind: str = QUARANTINE) -> int:
     """The most rows a vote's panel takes once revealed: every ballot at its widest, the
     tally, a tie broken or awaited, the result."""
     view = _named(names)
@@ -303,8 +361,7 @@ def _most_vote_rows(names: tuple, lang: str, target: int, voters: tuple, width: 
     results = [say(lang, f"vote.result_{r}") for r in RESULTS[kind]]
     t = Text()
     _line(t, _vote_on(view, lang, kind, target), "", width, first=True)
-    if meaning:
-        _line(t, say(lang, f"vote.meaning.{kind}"), "", width)
+    _key(t, lang, kind, width)
     ballot = widest(*(say(lang, _ballot_key(kind, colour)) for colour in BALLOT_STYLE))
     for seat in voters:
         _voter(t, view, seat, width, ballot, "")

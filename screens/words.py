@@ -21,6 +21,11 @@ def say(lang: str, key: str, **values) -> str:
     return text(lang, f"kiosk.{key}", **values)
 
 
+def has_word(lang: str, key: str) -> bool:
+    """Whether the kiosk's catalogue has `key` (say's key, without "kiosk.")."""
+    return f"kiosk.{key}" in catalogue(lang)
+
+
 @lru_cache(maxsize=4096)  # the catalogues never change while the kiosk runs
 def name_of(lang: str, kind: str, ident) -> str:
     """The printed name of a game thing. Kinds from the game catalogue: character, card,

@@ -1,6 +1,7 @@
-"""The kiosk on fair dealing (issue 14): before statuses are dealt it shows the commitment
-and how many phones have given their randomness (the Pi gives for bots); during the game the
-commitment and the games this box has dealt; at game over where to check the deal."""
+"""The kiosk on fair dealing, in table words: before statuses are dealt it shows the code
+the deal is sealed under and how many phones have added their part to the shuffle (the Pi
+adds it for bots); during the game that code and the games this Pi has dealt; at game over
+where to check the deal."""
 from __future__ import annotations
 
 import random
@@ -21,20 +22,20 @@ async def test_the_kiosk_shows_the_commitment_and_who_gave_before_the_deal(tmp_p
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
-        assert f"Fair deal · commitment {fingerprint}" in text
-        assert "Randomness given: 0 of 3 phones" in text and "0 games dealt on this box" in text
-        assert "The Pi gives the randomness of bots" in text
+        assert f"Fair deal sealed: {fingerprint}" in text
+        assert "0 of 3 phones added to the shuffle" in text and "0 games dealt by this Pi" in text
+        assert "The Pi adds the part of bots" in text
         await room.claim_seat(tokens[0], "phone-ana", "ab" * 32)
         await room.claim_seat(tokens[1], "phone-ben", "cd" * 32)
         text = await settle(app, pilot)
-        assert "Randomness given: 2 of 3 phones" in text
+        assert "2 of 3 phones added to the shuffle" in text
         await room.claim_seat(tokens[2], "phone-cai", "ef" * 32)
         text = await settle(app, pilot)
-        assert "Randomness given: 3 of 3 phones" in text
+        assert "3 of 3 phones added to the shuffle" in text
         await room.start()
         text = await settle(app, pilot)
-        assert f"Fair deal · commitment {fingerprint}" in text  # the deal kept it
-        assert "Game 1 · 1 dealt on this box" in text
+        assert f"Fair deal sealed: {fingerprint}" in text  # the deal kept it
+        assert "Game 1 of 1 dealt by this Pi" in text
         rng = random.Random(2)
         while not room.table.over:
             g = room.table.state
@@ -42,16 +43,16 @@ async def test_the_kiosk_shows_the_commitment_and_who_gave_before_the_deal(tmp_p
             await room.submit(seat, choice_for(g, seat, rng))
         text = await settle(app, pilot)
         assert f"Check this game: {BASE}/fair" in text
-        assert f"Next game's commitment {room.room_view()['fair']['next']}" in text
+        assert f"Next game sealed: {room.room_view()['fair']['next']}" in text
     await room.close()
 
 
-async def test_a_seeded_game_is_said_to_be_not_verifiable(tmp_path):
+async def test_a_seeded_game_is_said_to_be_a_practice_game(tmp_path):
     room = Room(EventStore(str(tmp_path / "games.db")), seed=4, bot_delay=0)
     await room.new_game({"names": NAMES[:3]}, bots=[0, 1, 2])
     await room.start()
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
-        assert "Seeded game: not verifiable" in text
+        assert "Practice game: no deal to check" in text
     await room.close()

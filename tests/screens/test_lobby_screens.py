@@ -139,7 +139,7 @@ async def test_a_rebound_seat_gets_its_code_back_during_play(tmp_path):
         assert "SHIELDS" in text and shown_codes(app) == []
         await room.rebind(2)
         text = await settle(app, pilot)
-        assert "no phone: seat 3 (F3)" in text
+        assert "No phone yet: seat 3 (F3)" in text
         await pilot.press("f3")
         text = await settle(app, pilot)
         assert shown_codes(app) == [f"{BASE}/s/{room.kiosk_view()['seat_tokens'][2]}"]
@@ -247,7 +247,7 @@ async def test_a_demos_bot_seats_have_no_code_and_the_host_hands_one_over_in_pub
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
-        assert "SHIELDS" in text and "no phone" not in text
+        assert "SHIELDS" in text and "No phone" not in text
         await pilot.press("f3")
         text = await settle(app, pilot)
         assert shown_codes(app) == []
@@ -260,7 +260,7 @@ async def test_a_demos_bot_seats_have_no_code_and_the_host_hands_one_over_in_pub
         await room.hand_over(1, host=(room.host_token, "newcomer"))
         text = await settle(app, pilot)
         assert "The host gave seat 2 (Ben), a bot's, to a person. Its new code: F3" in text
-        assert "no phone: seat 2 (F3)" in text
+        assert "No phone yet: seat 2 (F3)" in text
         await pilot.press("f3")
         text = await settle(app, pilot)
         assert shown_codes(app) == [f"{BASE}/s/{room.kiosk_view()['seat_tokens'][1]}"]
