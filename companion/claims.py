@@ -7,6 +7,13 @@ A phone is told apart by its cookie (`phone`), a seat or the host by a secret
 code (`token`) compared in constant time. One phone holds one seat: it cannot hold two
 seats' secrets at once. A refused claim is announced on the kiosk, never unseen. A bot's seat
 is no phone's to claim: the host hands it to a person (a new code, announced), as a re-bind.
+
+A mis-tap is not final: before the game starts, a phone may leave the seat it holds. The seat
+is free again with the same code (the table code and every other seat's code stay as they
+are: nobody else scans again), and the leaving phone can no longer act for it. Once the game
+is dealt only the host moves a seat (a re-bind, with a new code). A code retired by a re-bind
+or a hand-over is remembered for the game, so the phone that held it is told plainly that
+its seat went to another phone, not that its code means nothing.
 """
 from __future__ import annotations
 
@@ -14,12 +21,25 @@ import copy
 import secrets
 
 from .fairdeal import add_contribution, checked_contribution
-from .refusals import (BadRequest, BotSeat, NotYourSeat, OneSeatPerPhone, SeatClaimed,
-                       UnknownToken)
+from .refusals import (BadRequest, BotSeat, GameInProgress, NotYourSeat, OneSeatPerPhone,
+                       SeatClaimed, UnknownToken)
+
+RETIRED = 32  # codes a game's re-binds and hand-overs retired, remembered to explain a refusal
+
+
+class SeatGivenAway(UnknownToken):
+    """A code the host retired (a re-bind or a hand-over): the seat now has another code, for
+    another phone. Still an unknown code, said so that its old phone understands."""
+    code = "seat_given_away"
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)  # 128 random bits, 22 characters: a small QR code
+
+
+def _same(known: str, token) -> bool:
+    return isinstance(token, str) and secrets.compare_digest(
+        known.encode(), token.encode("utf-8", "replace"))
 
 
 class Claims:
@@ -29,9 +49,20 @@ class Claims:
     def seat_of(self, token: str) -> int:
         if self.lobby and isinstance(token, str):
             for i, seat in enumerate(self.lobby["seats"]):
-                if secrets.compare_digest(seat["token"].encode(), token.encode("utf-8", "replace")):
+                if _same(seat["token"], token):
                     return i
+            if any(_same(old, token) for old in self.lobby.get("retired", ())):
+                raise SeatGivenAway("the host gave this seat a new code for another phone; "
+                                    "this phone no longer plays it")
         raise UnknownToken("no seat has this code; scan the code on the kiosk again")
+
+    def _seat_of_phone(self, phone: str | None) -> int | None:
+        """The seat `phone` holds, if any (one phone holds one seat at most)."""
+        if self.lobby and phone is not None:
+            for i, seat in enumerate(self.lobby["seats"]):
+                if seat["phone"] == phone:
+                    return i
+        return None
 
     def check_host(self, token: str, phone: str | None) -> None:
         if not secrets.compare_digest(self.host_token.encode(), token.encode("utf-8", "replace")):
@@ -70,29 +101,33 @@ class Claims:
         """`given`: the phone's randomness for the deal (64 hex digits), if it sent some."""
         given = checked_contribution(given)
         async with self._lock:
-            seat = self.seat_of(token)
-            entry = self.lobby["seats"][seat]
-            if entry["bot"]:
-                # A bot's seat is never taken by a scan, unseen: the host hands it over.
-                self._notice("bot_claim_refused", seat=seat)
-                raise BotSeat("a bot plays this seat; the host can hand it to a person "
-                              "on the host's page")
-            if entry["phone"] not in (None, phone):
+            return await self._claim(token, phone, given)
+
+    async def _claim(self, token: str, phone: str, given: str | None) -> int:
+        """A claim, under the lock."""
+        seat = self.seat_of(token)
+        entry = self.lobby["seats"][seat]
+        if entry["bot"]:
+            # A bot's seat is never taken by a scan, unseen: the host hands it over.
+            self._notice("bot_claim_refused", seat=seat)
+            raise BotSeat("a bot plays this seat; the host can hand it to a person "
+                          "on the host's page")
+        if entry["phone"] not in (None, phone):
+            self._notice("seat_claim_refused", seat=seat)
+            raise SeatClaimed("this seat is already held by another phone; "
+                              "the host can re-bind it")
+        if entry["phone"] is None:
+            # One phone, one seat: a phone cannot hold two seats' secrets at once.
+            if any(s["phone"] == phone for s in self.lobby["seats"]):
                 self._notice("seat_claim_refused", seat=seat)
-                raise SeatClaimed("this seat is already held by another phone; "
-                                  "the host can re-bind it")
-            if entry["phone"] is None:
-                # One phone, one seat: a phone cannot hold two seats' secrets at once.
-                if any(s["phone"] == phone for s in self.lobby["seats"]):
-                    self._notice("seat_claim_refused", seat=seat)
-                    raise OneSeatPerPhone("this phone already holds another seat")
-                lobby = copy.deepcopy(self.lobby)
-                lobby["seats"][seat].update(phone=phone)
-                add_contribution(lobby, seat, given)
-                await self._commit(self._record(lobby=lobby), "room")
-            elif given is not None and self.lobby["fair"]["contributions"][seat] is None:
-                await self._contribute(seat, given)
-            return seat
+                raise OneSeatPerPhone("this phone already holds another seat")
+            lobby = copy.deepcopy(self.lobby)
+            lobby["seats"][seat].update(phone=phone)
+            add_contribution(lobby, seat, given)
+            await self._commit(self._record(lobby=lobby), "room")
+        elif given is not None and self.lobby["fair"]["contributions"][seat] is None:
+            await self._contribute(seat, given)
+        return seat
 
     async def contribute(self, token: str, phone: str | None, given: str) -> None:
         """A seat's phone adds its randomness to the next deal (once per commitment: the
@@ -109,6 +144,48 @@ class Claims:
         lobby = copy.deepcopy(self.lobby)
         add_contribution(lobby, seat, given)
         await self._commit(self._record(lobby=lobby), "room")
+
+    async def leave_seat(self, token: str, phone: str | None) -> int:
+        """The seat's phone gives it up before the game is dealt (a wrong seat tapped): the
+        seat is free again under the same code, and what this phone gave for the deal goes
+        with it (the seat's rightful phone gives its own). Refused once the game is dealt:
+        then only the host moves a seat, with a re-bind."""
+        async with self._lock:
+            seat = self.check_seat(token, phone)
+            if self.table is not None:
+                raise GameInProgress("the game has started: only the host can move a seat "
+                                     "now, with a re-bind")
+            lobby = copy.deepcopy(self.lobby)
+            lobby["seats"][seat]["phone"] = None
+            lobby["fair"]["contributions"][seat] = None
+            await self._commit(self._record(lobby=lobby), "room")
+            return seat
+
+    async def host_sits(self, seat, phone: str | None, given: str | None = None, *,
+                        host: tuple) -> tuple[int, str]:
+        """The host's phone takes a seat to play it too, from the host's page: as if it had
+        scanned that seat's code (the same refusals). The seat's number and its code."""
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise BadRequest("seat must be a seat number")
+        given = checked_contribution(given)
+        async with self._lock:
+            self._as_host(host)
+            if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
+                raise UnknownToken(f"no seat {seat}")
+            token = self.lobby["seats"][seat]["token"]
+            return await self._claim(token, phone, given), token
+
+    def host_seat(self, phone: str | None, *, host: tuple) -> tuple[int | None, str | None]:
+        """The seat the host's phone plays, and its code, so the host's page can open it."""
+        self._as_host(host)
+        seat = self._seat_of_phone(phone)
+        return seat, None if seat is None else self.lobby["seats"][seat]["token"]
+
+    def host_of_seat(self, token: str, phone: str | None) -> str | None:
+        """The host's code, for the seat page of the phone that hosts (its host controls live
+        there); None for any other seat's phone."""
+        self.check_seat(token, phone)
+        return self.host_token if phone == self.host_phone else None
 
     def check_seat(self, token: str, phone: str | None) -> int:
         seat = self.seat_of(token)
@@ -139,6 +216,8 @@ class Claims:
             if from_bot and not self.lobby["seats"][seat]["bot"]:
                 raise BadRequest(f"seat {seat} is not a bot's; a lost phone's seat is re-bound")
             lobby = copy.deepcopy(self.lobby)
+            old = lobby["seats"][seat]["token"]
+            lobby["retired"] = (lobby.get("retired", []) + [old])[-RETIRED:]
             lobby["seats"][seat].update(token=new_token(), phone=None)
             if from_bot:
                 lobby["seats"][seat]["bot"] = False

@@ -159,6 +159,25 @@ async def seat_claim(request: web.Request) -> web.Response:
     return web.json_response({"seat": seat})
 
 
+async def seat_leave(request: web.Request) -> web.Response:
+    """The seat's phone gives the seat up before the game starts (a wrong seat tapped): the
+    seat is free again under its same code. The answer names the table code, whose page the
+    phone goes back to, to tap its own seat: what the kiosk's screen shows anyone at the
+    table."""
+    room = request.app[ROOM_KEY]
+    await body_of(request)  # authorised once the whole request is here
+    seat = await saved(request, room.leave_seat(request.match_info["token"], request[PHONE]))
+    return web.json_response({"seat": seat, "table": room.kiosk_view()["table_token"]})
+
+
+async def seat_host(request: web.Request) -> web.Response:
+    """The host's code for the seat page of the phone that also hosts (its host controls are
+    on that page); null for any other seat's phone."""
+    room = request.app[ROOM_KEY]
+    return web.json_response({"host": room.host_of_seat(request.match_info["token"],
+                                                        request[PHONE])})
+
+
 async def seat_contribute(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
     body = await body_of(request)
@@ -280,6 +299,23 @@ async def host_correct(request: web.Request) -> web.Response:
         "host", command, host=host_of(request))))
 
 
+async def host_seat_get(request: web.Request) -> web.Response:
+    """The seat the host's phone plays (its number and code), or nulls: the host's page opens
+    that seat's page, where the host controls are too."""
+    room = request.app[ROOM_KEY]
+    seat, token = room.host_seat(request[PHONE], host=host_of(request))
+    return web.json_response({"seat": seat, "token": token})
+
+
+async def host_sit(request: web.Request) -> web.Response:
+    """The host's phone takes a seat to play it too, as if it had scanned the seat's code."""
+    body = await body_of(request)
+    room = request.app[ROOM_KEY]
+    seat, token = await saved(request, room.host_sits(
+        body.get("seat"), request[PHONE], body.get("contribution"), host=host_of(request)))
+    return web.json_response({"seat": seat, "token": token})
+
+
 async def host_rebind(request: web.Request) -> web.Response:
     """A lost phone's seat: a new code for it on the kiosk, announced everywhere."""
     return await _new_code(request, request.app[ROOM_KEY].rebind)
@@ -364,6 +400,8 @@ def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
     app.router.add_get("/api/join/{token}", join_get)
     app.router.add_post("/api/seat/{token}/claim", seat_claim)
     app.router.add_post("/api/seat/{token}/contribute", seat_contribute)
+    app.router.add_post("/api/seat/{token}/leave", seat_leave)
+    app.router.add_get("/api/seat/{token}/host", seat_host)
     app.router.add_get("/fair", verify_page)
     app.router.add_get("/api/fair/record", fair_record)
     app.router.add_get("/api/seat/{token}", seat_get)
@@ -375,6 +413,8 @@ def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
     app.router.add_post("/api/host/{token}/start", host_start)
     app.router.add_post("/api/host/{token}/again", host_again)
     app.router.add_post("/api/host/{token}/correct", host_correct)
+    app.router.add_get("/api/host/{token}/seat", host_seat_get)
+    app.router.add_post("/api/host/{token}/seat", host_sit)
     app.router.add_post("/api/host/{token}/rebind", host_rebind)
     app.router.add_post("/api/host/{token}/handover", host_hand_over)
     app.router.add_post("/api/host/{token}/lang", host_lang)

@@ -91,6 +91,12 @@ async def tap_choice(room: Room, page: Page, seat: int, plan: dict) -> None:
     view = room.table.seat_view(seat)  # for the roll's faces and the task's totals
     plan["someone_lacks"] = any(s.dice[c] == 0 for s in room.table.state.seats
                                 if not s.revealed for c in ("strong", "weak"))
+    if kind == "submit" and view["you"]["rolled"] \
+            and await page.locator(".picker[data-one-tap]").count():
+        # One die to submit: tapping it submits it.
+        best = submit_candidates(view["you"]["rolled"])[1][0]
+        await page.click(f'#rolled .die[data-index="{best}"]')
+        return
     if kind == "submit" and view["you"]["rolled"]:
         for picks in submit_candidates(view["you"]["rolled"]):
             for die in await page.query_selector_all("#rolled .die.picked"):
@@ -114,10 +120,12 @@ async def test_four_phones_play_a_game(served, browser):
         await page.wait_for_selector(".lobby")
     assert all(s["phone"] for s in room.lobby["seats"]), "every seat is claimed by its phone"
 
-    # A second phone that scans a taken seat is told so, and gets nothing of the seat.
+    # A second phone that scans a taken seat is told so, and gets nothing of the seat; in
+    # the lobby it is told the other phone can give the seat back.
     intruder = await phones.open(seat_path(tokens[0]))
-    await intruder.wait_for_selector(".message.error")
-    assert catalogue("en")["phone.error.seat_claimed"] in await intruder.inner_text("#message")
+    lobby_words = catalogue("en")["phone.error.seat_claimed_lobby"]
+    await intruder.wait_for_function(
+        "words => document.querySelector('#message').innerText.includes(words)", arg=lobby_words)
     assert await intruder.locator("#mine").is_hidden()
 
     host = await phones.open(f"/h/{room.host_token}")

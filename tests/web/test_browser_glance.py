@@ -33,6 +33,7 @@ from companion.room import SETTING, Room
 from companion.store import EventStore
 from companion.web.server import COOKIE, start_server
 
+from test_browser_decisions import on_screen
 from test_browser_kit import PHONE, WAIT, browser, compact, word  # noqa: F401
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]
@@ -229,9 +230,22 @@ async def same_pages(a: Twin, b: Twin, where: str) -> dict:
 
 async def tap(page: Page, kind: str, option: list) -> None:
     if kind == "submit" and option != ["reroll"]:
+        one_tap = await page.locator(".picker[data-one-tap]").count()  # one die: a tap sends it
         for i in option[1:]:
             await page.click(f'#rolled .die[data-index="{i}"]')
-        await page.click("#submit-dice")
+        if not one_tap:
+            await page.click("#submit-dice")
+    elif kind == "roll_dice":
+        # The dice to roll, as dice: each colour's count stepped to the option's, then Roll.
+        for colour, wanted in zip(("strong", "weak", "commander"), option[1:]):
+            if not await page.locator(f"#decision [data-count={colour}]").count():
+                continue
+            while (shown := int(await page.inner_text(f"#decision [data-count={colour}]"))) \
+                    != wanted:
+                step = "+" if shown < wanted else "-"
+                await page.click(f"#decision [data-step='{colour}{step}']")
+        assert await page.get_attribute("#roll-dice", "data-option") == compact(option)
+        await page.click("#roll-dice")
     else:
         await page.click(f"#decision button.option[data-option='{compact(option)}']")
 
@@ -241,7 +255,7 @@ async def play(a: Twin, b: Twin, observed: int, seed: int, at=None, stop=None) -
     seat; `at(kind)` runs extra checks there first and `stop(kind)` ends the play. Under
     Safe Orders another seat orders the observed seat once, so its reveal is greyed."""
     rng = random.Random(seed)
-    seen = {"compared": 0, "kinds": set(), "ordered": False}
+    seen = {"compared": 0, "kinds": set(), "ordered": False, "veiled": set()}
     for step in range(MAX_STEPS):
         ra, rb = a.room, b.room
         if ra.table.over:
@@ -259,6 +273,11 @@ async def play(a: Twin, b: Twin, observed: int, seed: int, at=None, stop=None) -
         before = ra.table.state_id
         if seat == observed:
             await same_pages(a, b, f"step {step}, {kind}")
+            # The question, its context and every choice on a phone's screen, no scrolling.
+            await on_screen(a.page, f"step {step}, {kind}")
+            if kind in VEILED_KINDS and kind not in seen["veiled"]:
+                await answered_from_the_veil_alike(a, b, kind)
+                seen["veiled"].add(kind)
             seen["compared"] += 1
             seen["kinds"].add(kind)
             if at is not None:
@@ -278,8 +297,8 @@ async def play(a: Twin, b: Twin, observed: int, seed: int, at=None, stop=None) -
 # --- the checks at one moment ---
 
 async def veil_hides_and_a_tap_shows(a: Twin, b: Twin) -> None:
-    """An idle phone shows whose turn it is and "Tap to show", the same for both; one tap
-    brings the dice and the options back."""
+    """An idle phone shows whose turn it is ("Your turn: …") and "Tap to show", the same for
+    both; one tap brings the dice and the options back."""
     for twin in (a, b):
         page = twin.page
         await page.evaluate(f"document.body.dataset.idle = '{SHORT}'")
@@ -291,7 +310,10 @@ async def veil_hides_and_a_tap_shows(a: Twin, b: Twin) -> None:
         assert await page.locator("#peek").is_hidden()
         text = await page.inner_text("body")
         assert EN["phone.veil.tap"] in text
-        assert NAMES[a.observed] in await page.inner_text("#unveil")  # whose turn it is
+        # Whose turn it is, said to its player: "Your turn: …", never "Waiting for <self>".
+        turn = await page.inner_text("#unveil")
+        assert turn.startswith(EN["phone.your_turn_to"].split("{")[0])
+        assert NAMES[a.observed] not in turn
     await same_pages(a, b, "veiled")
     rolled = [list(d) for d in a.room.table.state.seats[a.observed].rolled]
     for twin in (a, b):
@@ -300,6 +322,31 @@ async def veil_hides_and_a_tap_shows(a: Twin, b: Twin) -> None:
         shown = await twin.page.eval_on_selector_all(
             "#rolled .die", "els => els.map(e => [e.dataset.colour, Number(e.dataset.face)])")
         assert shown == rolled
+
+
+# The decisions an idle phone shows on its veil, answered there with one tap.
+VEILED_KINDS = ("participation", "vote", "action")
+
+
+async def answered_from_the_veil_alike(a: Twin, b: Twin, kind: str) -> None:
+    """An idle phone asked IN/OUT, a ballot or its action shows the question and every
+    choice on the veil, and nothing of its dice, hand or notes: the same on both, and all on
+    the screen. A tap on "Tap to show" brings back the rest."""
+    for twin in (a, b):
+        page = twin.page
+        await page.evaluate(f"document.body.dataset.idle = '{SHORT}'")
+        await page.keyboard.press("Shift")
+        await page.wait_for_selector("#decision[data-veiled]")
+        await page.evaluate(f"document.body.dataset.idle = '{LONG}'")
+        for hidden in (".die", ".die-count", ".my-dice", ".hand", "#notes-toggle", ".board"):
+            assert await page.locator(hidden).count() == 0, f"{hidden} shows under the veil"
+        assert await page.locator("#peek").is_hidden()
+        await on_screen(page, f"veiled {kind}")
+    await same_pages(a, b, f"veiled {kind}")
+    for twin in (a, b):
+        await twin.page.click("#unveil")
+        await twin.page.wait_for_selector("#decision:not([data-veiled])")
+    await same_pages(a, b, f"unveiled again at {kind}")
 
 
 async def notes_open_and_close_by_themselves(a: Twin, b: Twin) -> None:
@@ -358,6 +405,7 @@ async def test_an_infected_and_an_uninfected_phone_look_the_same_through_a_game(
 
     seen = await play(a, b, observed, seed=1, at=checks)
     assert done == {"veil"}
+    assert seen["veiled"] == {"participation", "vote", "action"}, seen
     assert {"action", "submit", "vote"} <= seen["kinds"], seen
     assert a.errors == b.errors == []
 

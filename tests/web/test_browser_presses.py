@@ -8,7 +8,8 @@ from companion.darkmoon.data import FATIGUE_TOKENS
 from companion.lang import catalogue
 from companion.simulate import choice_for
 
-from test_browser_kit import NAMES, Phones, browser, seated_pages, served, showing  # noqa: F401
+from test_browser_kit import (NAMES, Phones, browser, changed, seated_pages, served,  # noqa: F401
+                              showing)
 
 
 async def seated(served, browser):
@@ -57,8 +58,8 @@ async def test_roll_again_or_stop_shows_the_success_total_beside_the_difficulty(
 
 
 async def test_a_fatigued_player_is_told_why_two_dice_cannot_be_submitted(served, browser):
-    """Issue 11: "Submit 2 dice" was greyed with no reason for a fatigued player. The picker
-    says why ("Fatigued: one die only"), and counts in the singular for one die."""
+    """"Submit 2 dice" was greyed with no reason for a fatigued player. The picker says why
+    ("Fatigued: one die only") before a die is tapped, and the one tap submits the die."""
     room, _, pages = await seated(served, browser)
     rng = random.Random(3)
     tired = None
@@ -79,13 +80,16 @@ async def test_a_fatigued_player_is_told_why_two_dice_cannot_be_submitted(served
                           else choice_for(g, seat, rng))
     page = pages[tired]
     await showing([page], room.table.state_id)
-    await page.click("#rolled .die[data-index='0']")
-    assert await page.inner_text("#submit-dice") == "Submit 1 die"
-    assert await page.is_enabled("#submit-dice")
+    # One die only: the phone says why before anything is tapped, and the tap submits.
+    assert await page.inner_text("#pick-hint") == \
+        "Fatigued: one die only. Tap the die you submit."
+    assert await page.is_hidden("#submit-dice")
+    face = list(room.table.state.seats[tired].rolled[1])
+    before = room.table.state_id
     await page.click("#rolled .die[data-index='1']")
-    assert await page.inner_text("#submit-dice") == "Submit 2 dice"
-    assert await page.is_disabled("#submit-dice")
-    assert await page.inner_text("#submit-why") == "Fatigued: one die only."
+    await showing([page], await changed(room, before))
+    submitted = [f for f in room.table.facts if f["k"] == "submitted"][-1]
+    assert submitted["seat"] == tired and submitted["dice"] == [face]
 
 
 async def test_a_decision_comes_into_view_with_a_flash_when_it_arrives(served, browser):

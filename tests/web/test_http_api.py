@@ -151,12 +151,14 @@ async def test_rebinding_lets_a_new_phone_take_the_seat_and_shuts_the_old_one_ou
     response = await table.host.post(f"{table.host_url}/rebind", json={"seat": 2})
     assert await response.json() == {"seat": 2}
     assert room.room_view()["notices"][-1] == {"k": "seat_rebound", "seat": 2}
-    for phone in (old, new_phone()):  # the old code opens nothing, for anyone
+    # The old code opens nothing, for anyone: it is told apart from a wrong code only so that
+    # its phone can say plainly that the seat went to another phone.
+    for phone in (old, new_phone()):
         refused = await phone.post(f"/api/seat/{token}/claim")
         assert refused.status == 404
-        assert (await refused.json())["error"]["code"] == "unknown_token"
+        assert (await refused.json())["error"]["code"] == "seat_given_away"
     refused = await old.get(table.seat_url(2))
-    assert refused.status == 404 and (await refused.json())["error"]["code"] == "unknown_token"
+    assert refused.status == 404 and (await refused.json())["error"]["code"] == "seat_given_away"
     fresh = room.kiosk_view()["seat_tokens"][2]
     assert fresh and fresh != token
     replacement = new_phone()

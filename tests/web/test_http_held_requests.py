@@ -69,7 +69,7 @@ async def test_a_phone_rebound_while_its_request_was_held_cannot_act(room, serve
     response = await table.host.post(f"{table.host_url}/rebind", json={"seat": seat})
     assert response.status == 200
     status, body = await held.finish()
-    assert (status, body["error"]["code"]) == (404, "unknown_token")
+    assert (status, body["error"]["code"]) == (404, "seat_given_away")
     assert room.table.state_id == state, "the kicked phone's command was played"
 
 

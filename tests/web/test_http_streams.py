@@ -143,8 +143,8 @@ async def test_a_rebound_seats_old_phone_is_cut_off_its_stream(room, set_up_game
     await old.next_view()
     await table.host.post(f"{table.host_url}/rebind", json={"seat": 2})
     event, payload = await old.next()
-    # the seat's code was rotated: the old one names no seat any more
-    assert event == "refused" and payload["error"]["code"] == "unknown_token"
+    # the seat's code was rotated: the old one names no seat any more, and says why
+    assert event == "refused" and payload["error"]["code"] == "seat_given_away"
     with pytest.raises(EOFError):
         await old.next()
 

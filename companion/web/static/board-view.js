@@ -11,6 +11,13 @@ export function seatName(view, seat) {
 
 export function banner(payload) {
   const { view, text, room } = payload;
+  // On the phone of a seat the game waits for, in the second person: "Your turn: …".
+  const mine = view && !view.outcome && view.you && view.you.decision;
+  if (mine && mine.options.length && !mine.chosen && view.waiting
+      && view.waiting.seats.includes(view.you.seat)) {
+    return t("phone.your_turn_to", { decision: (text && text.decision)
+                                                || label("decision", mine.decision) });
+  }
   if (text && text.banner) return text.banner;
   if (!view) return t(`phone.phase.${room ? room.phase : "start"}`);
   if (view.outcome) return t("phone.game_over", { winner: label("winner", view.outcome.winner) });

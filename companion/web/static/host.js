@@ -1,10 +1,13 @@
 // The host's phone: sets up a game, watches seats join, starts it, corrects public counters
 // when the board and the app disagree, and frees a lost phone's seat. It is built from the
-// public view only: the host is also a player and sees nothing secret here.
+// public view only: the host is also a player and sees nothing secret here. A host who plays
+// takes their seat here ("I play this seat"): this page then becomes that seat's page, which
+// holds the same controls (host-panel.js), so one page does both jobs.
 import { call, chosenLang, el, label, langToggle, live, loadLang, t, toast,
          tokenFromPath, Refused } from "./common.js";
 import { board, setFaces } from "./board-view.js";
 import { correctionsPanel } from "./corrections.js";
+import { hostControls, hostPost } from "./host-panel.js";
 
 const token = tokenFromPath();
 const api = `/api/host/${encodeURIComponent(token)}`;
@@ -12,21 +15,12 @@ let payload = null;
 let choices = null;
 let stream = null;
 let shownPhase = null;  // the form opens by itself only when the phase changes
-// The seat's re-bind or hand-over waiting for a second, confirming tap: "rebind:2"
-let confirming = null;
 let expansionOn = false;  // Shadow Corporation ticked: its characters and final events too
 
 const $ = (id) => document.getElementById(id);
 
-async function post(path, body) {
-  try {
-    return await call("POST", `${api}/${path}`, body);
-  } catch (error) {
-    if (error.code === "stale_state") stream.refresh();
-    else toast(error.message, "error");
-    return null;
-  }
-}
+const post = hostPost(api, () => stream.refresh());
+const controls = hostControls(api, post, () => render());
 
 // --- new game form: drawn once, so typing survives every update of the room ---
 
@@ -157,64 +151,31 @@ function drawForm() {
   };
 }
 
-// --- seats joining, start, re-bind ---
+// --- seats joining, start, re-bind, the host's own seat (host-panel.js) ---
 
-// A button that acts on a seat only at a second tap: the first arms it (in red), the second
-// posts `route` and says `done`. The words are phone.host.<key> and <key>_confirm.
-function twoTaps(s, route, key, done) {
-  const id = `${route}:${s.seat}`;
-  const armed = confirming === id;
-  const words = key.replace("-", "_");
-  return el("button", {
-    type: "button", class: armed ? "danger" : "", [`data-${key}`]: s.seat,
-    onclick: async () => {
-      if (!armed) { confirming = id; render(); return; }
-      confirming = null;
-      if (await post(route, { seat: s.seat })) toast(t(`phone.host.${done}`, { name: s.name }));
+// The seat this phone plays too, if any ({seat, token}): asked again when the seats change.
+let mine = { seat: null };
+let seatsSeen = "";
+
+async function findMine() {
+  const seen = JSON.stringify([payload.room.phase, payload.room.seats]);
+  if (seen === seatsSeen) return;
+  seatsSeen = seen;
+  try {
+    const sat = await call("GET", `${api}/seat`);
+    if (sat.seat !== mine.seat || sat.token !== mine.token) {
+      mine = { seat: sat.seat, token: sat.token };
       render();
-    } }, t(armed ? `phone.host.${words}_confirm` : `phone.host.${words}`));
-}
-
-function joinPanel() {
-  const room = payload.room;
-  if (!room.seats.length) return [el("p", {}, t("phone.host.no_game"))];
-  const rows = room.seats.map((s) => {
-    const state = s.bot ? "bot" : s.claimed ? "joined" : "not_joined";
-    const rebind = s.claimed && twoTaps(s, "rebind", "rebind", "rebound");
-    // A bot's seat goes to a person only by this deliberate act, announced everywhere.
-    const handOver = s.bot && twoTaps(s, "handover", "hand-over", "handed_over");
-    return el("li", { class: state, "data-seat": s.seat }, el("span", {}, s.name), " — ",
-              t(`phone.lobby.${state}`), " ", rebind || handOver || "");
-  });
-  const parts = [el("h2", {}, t("phone.host.seats")), el("ul", { class: "join" }, rows)];
-  if (room.phase === "over") {
-    // The same phones stay on the same seats: one tap deals the next game. As for a start,
-    // only once every seat has a phone or a bot (a seat re-bound since waits for its phone).
-    const held = room.seats.every((s) => s.claimed || s.bot);
-    parts.push(el("button", { type: "button", class: "primary", id: "again", disabled: !held,
-                              onclick: () => post("again") }, t("phone.host.again")),
-               el("p", { class: "hint", id: "again-hint" },
-                  t(held ? "phone.host.again_hint" : "phone.host.again_waits")),
-               // Every roll, card and vote in words, in this phone's language: only after the
-               // game, when nothing is secret any more (the server refuses it before).
-               el("a", { class: "button", id: "record", download: "",
-                         href: `${api}/record?lang=${chosenLang()}` }, t("phone.host.save_record")),
-               el("p", { class: "hint" }, t("phone.host.record_hint")));
+    }
+  } catch (error) {
+    seatsSeen = "";
   }
-  if (room.phase === "join") {
-    parts.push(el("button", { type: "button", class: "primary", id: "start",
-                              disabled: !payload.can_start,
-                              onclick: () => post("start") }, t("phone.host.start")));
-    parts.push(el("p", { class: payload.can_start ? "hint ready" : "hint", id: "start-hint" },
-                  t(payload.can_start ? "phone.host.everyone" : "phone.host.start_hint")));
-  }
-  return parts;
 }
 
 function render() {
   if (!payload) return;
   const phase = payload.room.phase;
-  $("join").replaceChildren(...joinPanel());
+  $("join").replaceChildren(...controls.seatsPanel(payload, mine));
   const wasOpen = Boolean($("corrections").querySelector("details[open]"));
   $("corrections").replaceChildren(...(phase === "play"
     ? correctionsPanel(payload.view, choices, (option) =>
@@ -247,7 +208,7 @@ async function main() {
   drawForm();
   stream = live({
     getUrl: api, eventsUrl: `${api}/events`,
-    onView: (data) => { payload = data; render(); },
+    onView: (data) => { payload = data; render(); findMine(); },
     onError: (error) => toast(error.message, "error"),
   });
 }

@@ -6,6 +6,7 @@ const token = location.pathname.split("/").pop();
 const list = document.getElementById("seats");
 const message = document.getElementById("message");
 let seats = null;
+const left = Number(new URLSearchParams(location.search).get("left")) || null;
 
 function draw() {
   message.textContent = "";
@@ -25,6 +26,10 @@ function draw() {
   if (!seats.some((s) => s.token)) {
     message.className = "message";
     message.textContent = t("phone.join.all_taken");
+  } else if (left) {
+    // Back from a seat this phone gave up (a wrong tap): the seat is free again for its player.
+    message.className = "message";
+    message.textContent = t("phone.join.left", { n: left });
   }
 }
 

@@ -8,11 +8,12 @@
 import { call, chosenLang, el, has, label, langToggle, live, loadLang, t, toast,
          tokenFromPath, Refused } from "./common.js";
 import { banner, board, cardText, dice, privateLines, seatName, setFaces } from "./board-view.js";
-import { asksReveal, decisionPanel } from "./decision.js";
+import { OPEN_KINDS, asksReveal, decisionPanel, showsDice } from "./decision.js";
 import { autoClose, delaysFromAddress, idleVeil } from "./glance.js";
 import { alert as buzz, unlockSound } from "./buzz.js";
 import { keepAwake } from "./awake.js";
 import { fairLine, giveIfAsked, randomness } from "./fair-line.js";
+import { hostDrawer } from "./host-panel.js";
 
 const token = tokenFromPath();
 const api = `/api/seat/${encodeURIComponent(token)}`;
@@ -24,6 +25,7 @@ let veiled = false;
 let glance = null;
 let busy = false;
 let myTurnBefore = false;
+let shownDecision = "";  // the decision last brought into view
 let picked = new Set();   // dice tapped for a submit; cleared when the roll changes
 let pickedFor = "";
 let stream = null;
@@ -136,6 +138,10 @@ function notesPanel(payload) {
 }
 
 // --- the veil over an idle phone: whose turn it is (public), and "Tap to show" ---
+//
+// A decision whose question and choices are the same for every seat asked (IN/OUT, a ballot,
+// the action list) is on the veil itself, answered with one tap; everything that differs by a
+// secret (dice, roll, cards in hand, notes, the Status card) stays behind "Tap to show".
 
 function setVeil(on) {
   if (on === veiled) return;
@@ -149,9 +155,27 @@ function setVeil(on) {
 }
 
 function veilPanel(payload) {
-  return el("button", { type: "button", id: "unveil", class: "veil", onclick: () => glance.lift() },
+  const decision = payload.view.you.decision;
+  if (decision && OPEN_KINDS.has(decision.decision)
+      && (decision.options.length || decision.chosen)) {
+    return [decisionPanel(decision, payload, send, new Set(),
+                          () => { glance.lift(); setCard("open"); },
+                          { veiled: true, refuse: unveilAndSay }),
+            el("button", { type: "button", id: "unveil", class: "veil-lift",
+                           onclick: () => glance.lift() }, t("phone.veil.tap_private"))];
+  }
+  return [el("button", { type: "button", id: "unveil", class: "veil",
+                         onclick: () => glance.lift() },
     el("span", { class: "veil-turn" }, banner(payload)),
-    el("span", { class: "veil-hint" }, t("phone.veil.tap")));
+    el("span", { class: "veil-hint" }, t("phone.veil.tap")))];
+}
+
+// A choice tapped on the veil that the seat's dice do not allow: nothing is sent; the veil
+// lifts (the seat's dice show why) and the phone says so.
+function unveilAndSay(why) {
+  glance.lift();
+  toast(why, "refusal");
+  buzz();
 }
 
 // --- commands ---
@@ -185,13 +209,41 @@ function notice(data) {
 
 function lobby(view, seat) {
   const seats = view.lobby.seats;
+  const mine = seats[seat];
+  // A wrong seat tapped is not final: until the game starts this phone gives the seat back
+  // (its code stays the same, so nobody scans again) and picks again from the seat list.
+  // Tapping its own seat there again undoes a mistaken leave: one tap, no confirmation.
+  const leave = async (event) => {
+    event.currentTarget.disabled = true;
+    document.body.dataset.leaving = "yes";  // the seat's stream ends now: no error for it
+    try {
+      const left = await call("POST", `${api}/leave`);
+      location.replace(`/j/${encodeURIComponent(left.table)}?left=${left.seat + 1}`);
+    } catch (error) {
+      delete document.body.dataset.leaving;
+      event.target.disabled = false;
+      toast(has(`phone.error.${error.code}`) ? t(`phone.error.${error.code}`) : error.message,
+            "error");
+    }
+  };
   return el("section", { class: "lobby" },
+    mine ? el("p", { id: "lobby-you" }, t("phone.lobby.you", { n: seat + 1, name: mine.name }))
+      : null,
     el("p", { id: "lobby-state" }, t(seats.every((s) => s.claimed || s.bot)
       ? "phone.lobby.everyone" : "phone.lobby.waiting")),
     el("ul", {}, seats.map((s) => el("li", { class: s.claimed || s.bot ? "joined" : "" },
       s.name, " — ", t(s.claimed ? "phone.lobby.joined" : s.bot ? "phone.lobby.bot"
                                                                   : "phone.lobby.not_joined")))),
+    mine ? el("button", { type: "button", id: "leave", onclick: leave },
+              t("phone.lobby.leave", { name: mine.name })) : null,
+    mine ? el("p", { class: "hint", id: "leave-hint" }, t("phone.lobby.leave_hint")) : null,
     fairLine(view.lobby, seat));
+}
+
+// The side a Status card plays for: the Company Man plays for no team but their own.
+function won(status, outcome) {
+  const side = status === "uninfected" || status === "company_man" ? status : "infected";
+  return side === outcome.winner;
 }
 
 function privatePanel(payload) {
@@ -199,12 +251,19 @@ function privatePanel(payload) {
   const you = view.you;
   const parts = [];
   if (view.outcome) {
+    // First what the game means for this player, then the card that decided it.
+    parts.push(el("p", { class: `result ${won(you.status, view.outcome) ? "won" : "lost"}`,
+                         id: "result" },
+                  t(won(you.status, view.outcome) ? "phone.result.won" : "phone.result.lost")));
     parts.push(el("section", { class: "status-open" }, statusContent(you)));
   }
-  parts.push(el("section", { class: "my-dice" },
-    el("h2", {}, t("phone.your_dice")), dice(you.dice),
-    el("span", { class: "limit" }, t("phone.die_limit", { limit: you.die_limit }))));
   const decision = you.decision;
+  // A decision that shows the dice beside its choices has them there, not twice.
+  if (!(decision && showsDice(decision))) {
+    parts.push(el("section", { class: "my-dice" },
+      el("h2", {}, t("phone.your_dice")), dice(you.dice),
+      el("span", { class: "limit" }, t("phone.die_limit", { limit: you.die_limit }))));
+  }
   const rollKey = JSON.stringify([view.state_id, you.rolled]);
   if (rollKey !== pickedFor) { picked = new Set(); pickedFor = rollKey; }
   if (you.rolled.length && !(decision && decision.decision === "submit")) {
@@ -220,7 +279,8 @@ function privatePanel(payload) {
         el("small", { class: "card-says" }, cardText(hand[0], card)))))));
   }
   if (decision && (decision.options.length || decision.chosen)) {
-    parts.push(decisionPanel(decision, payload, send, picked, () => setCard("open")));
+    parts.push(decisionPanel(decision, payload, send, picked, () => setCard("open"),
+                             { refuse: (why) => toast(why, "refusal") }));
   } else if (!view.outcome) {
     parts.push(el("p", { class: "idle" }, t("phone.not_your_turn")));
   }
@@ -248,7 +308,8 @@ function render() {
     return;
   }
   const decision = view.you.decision;
-  const myTurn = Boolean(decision && decision.options.length);
+  // Answered (a ballot cast, which may still be changed) is not this seat's turn any more.
+  const myTurn = Boolean(decision && decision.options.length && !decision.chosen);
   const newTurn = myTurn && !myTurnBefore;
   if (newTurn) turnSignal();
   myTurnBefore = myTurn;
@@ -260,14 +321,20 @@ function render() {
   document.body.classList.toggle("veiled", hide);
   $("card").hidden = hide || Boolean(view.outcome);
   drawCard();
-  $("private").replaceChildren(...(hide ? [veilPanel(payload)] : privatePanel(payload)));
+  $("private").replaceChildren(...(hide ? veilPanel(payload) : privatePanel(payload)));
   $("public").replaceChildren(hide ? "" : board(payload));
-  // A decision that arrives while the player has scrolled away comes into view: centred, or
-  // from its question down when it is taller than the screen (a phone on its side).
-  const asked = newTurn && !hide && $("decision");
-  if (asked) {
-    asked.scrollIntoView({ block: asked.offsetHeight > innerHeight ? "start" : "center" });
+  // A decision that arrives, or follows another, comes into view whole when it is not:
+  // centred, or from its question down when it is taller than the screen (a phone on its
+  // side). Its question, context and choices then need no scrolling.
+  const asked = $("decision");
+  const signature = asked ? JSON.stringify([hide, decision]) : "";
+  if (asked && signature !== shownDecision) {
+    const box = asked.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > innerHeight) {
+      asked.scrollIntoView({ block: asked.offsetHeight > innerHeight ? "start" : "center" });
+    }
   }
+  shownDecision = signature;
 }
 
 // The turn signal: vibration and a beep (buzz.js), and a flash of the whole page for the
@@ -281,10 +348,37 @@ function turnSignal() {
 }
 
 function failed(error) {
-  if (!(error instanceof Refused)) return;
-  const known = ["seat_claimed", "not_your_seat", "unknown_token", "bot_seat"];
-  message(known.includes(error.code) ? t(`phone.error.${error.code}`) : error.message);
-  if (known.includes(error.code)) $("mine").hidden = true;
+  if (!(error instanceof Refused) || document.body.dataset.leaving) return;
+  const known = ["seat_claimed", "not_your_seat", "unknown_token", "bot_seat", "seat_given_away"];
+  if (!known.includes(error.code)) {
+    message(error.message);
+    return;
+  }
+  // Not this phone's seat (any more): no player's name over the message, nothing of theirs.
+  $("mine").hidden = true;
+  $("who").textContent = "Dark Moon";
+  document.title = "Dark Moon";
+  $("public").replaceChildren();
+  // Opened from the table code's seat list: a way back to it, to tap another seat.
+  let list = null;
+  try {
+    const from = new URL(document.referrer);
+    if (from.origin === location.origin && from.pathname.startsWith("/j/")) list = from.pathname;
+  } catch (nothing) { /* opened from a seat's own code: no list to go back to */ }
+  const say = (key) => {
+    message(t(key));
+    if (list) {
+      $("message").append(el("p", {}, el("a", { class: "button", id: "back-to-seats", href: list },
+                                             t("phone.join.back"))));
+    }
+  };
+  say(`phone.error.${error.code}`);
+  if (error.code === "seat_claimed") {
+    // Before the game starts, a phone that took this seat by mistake can give it back itself.
+    call("GET", "/api/board").then((board) => {
+      if (board.room.phase === "join") say("phone.error.seat_claimed_lobby");
+    }, () => {});
+  }
 }
 
 async function main() {
@@ -300,6 +394,7 @@ async function main() {
     return;
   }
   message("");
+  hostDrawer(api);  // the host who plays: the host's controls on this page too
   call("GET", "/api/choices").then((known) => { setFaces(known.faces); render(); },
                                    () => {});  // the legend is a help, never a failure
   stream = live({
