@@ -31,7 +31,8 @@ from companion.darkmoon.data import UNINFECTED
 from companion.lang import catalogue
 from companion.room import SETTING, Room
 from companion.store import EventStore
-from companion.web.server import COOKIE, start_server
+from companion.web.requests import COOKIE
+from companion.web.server import start_server
 
 from test_browser_decisions import on_screen
 from test_browser_kit import PHONE, WAIT, browser, compact, word  # noqa: F401
