@@ -285,3 +285,15 @@ def test_every_field_the_views_hold_is_documented_and_nothing_else():
                       after_each=collect, choose=helpful_choice)
     assert found - documented == set(), "fields the docs do not list"
     assert documented - found == set(), "documented fields no view held"
+
+
+def test_the_readme_shows_every_screenshot_and_each_one_it_shows_is_there():
+    """A newcomer reads the README before installing: every picture it points at opens, and
+    every picture kept in docs/screens is one it shows."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"\]\((docs/screens/[^)]+)\)", readme))
+    kept = {f"docs/screens/{p.name}" for p in (ROOT / "docs" / "screens").iterdir()}
+    assert shown, "the README shows the kiosk and the phones"
+    assert shown <= kept, f"missing pictures: {sorted(shown - kept)}"
+    assert kept <= shown, f"pictures the README does not show: {sorted(kept - shown)}"
+    assert {"120x36", "240x67"} <= {m for p in shown for m in re.findall(r"\d+x\d+", p)}
