@@ -308,9 +308,11 @@ def flow_reserved(text: Text, units: list[tuple[str | Text, str]], width: int, w
         text.append("\n")
 
 
-def paragraphs(items: list[str], width: int, empty: str, rows: int | None = None) -> Text:
-    """One item a paragraph, its later lines indented under its first word; with `rows`,
-    only the items that begin within that many lines (a pane shows no more)."""
+def paragraphs(items: list[str], width: int, empty: str, rows: int | None = None,
+               gap: int = 0) -> Text:
+    """One item a paragraph, its later lines indented under its first word, `gap` blank
+    rows between two; with `rows`, only the items that begin within that many lines (a
+    pane shows no more)."""
     if not items:
         return Text(empty)
     laid, lines = [], 0
@@ -318,8 +320,8 @@ def paragraphs(items: list[str], width: int, empty: str, rows: int | None = None
         if laid and rows is not None and lines >= rows:
             break
         laid.append(_paragraph(item, width))
-        lines += laid[-1].count("\n") + 1
-    return Text("\n".join(laid))
+        lines += laid[-1].count("\n") + 1 + gap
+    return Text(("\n" * (1 + gap)).join(laid))
 
 
 @lru_cache(maxsize=1024)
@@ -355,6 +357,15 @@ def _reflowed(rows: tuple, width: int) -> Text:
         line = _text(row)
         flow(out, [(word, "") for word in line.split(" ") if word.plain], width, sep=" ")
     return out
+
+
+def spread(free: int, gaps: int, most: int) -> tuple[int, ...]:
+    """`free` blank rows shared among `gaps` gaps between sections of a pane, as evenly as
+    may be and at most `most` a gap: a big screen's rows spread over what a pane says."""
+    if gaps <= 0 or free <= 0:
+        return ()
+    each, extra = divmod(min(free, gaps * most), gaps)
+    return tuple(each + (i < extra) for i in range(gaps))
 
 
 def listed(names: list[str], style: str = "") -> list[tuple[str, str]]:

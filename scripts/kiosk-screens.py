@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Pictures of the kiosk for the docs: the join screen, the board during a malfunction and
 during a vote, and game over, each at the Pi console's 120x36 and a big screen's 240x67,
-saved as SVG by Textual's own screenshot export into docs/screens/kiosk-<what>-<size>.svg.
+saved as SVG by Textual's own screenshot export into docs/screens/kiosk-<what>-<size>.svg
+(the pictures the README shows). Two more moments are taken only when named, to look at
+before a change to the board's layout: seven players as the game begins ("start"), and a
+Shadow Corporation game of seven ("expansion").
 
-    .venv/bin/python scripts/kiosk-screens.py [--out docs/screens] [--lang en]
+    .venv/bin/python scripts/kiosk-screens.py [--out docs/screens] [--lang en] [what ...]
 
 Seeded games played by the helpful bots, no web server, nothing written outside a temporary
 folder and the output folder.
@@ -38,18 +41,25 @@ def calling_votes(seat, options):
     return next((o for o in options if o[0] == "vote"), None)
 
 
-MOMENTS = {  # what -> (players, seed, the moment, the option the bots prefer)
-    "join": (3, 7, None, None),
-    "malfunction": (5, 7, waiting_for("participation"), None),
-    "vote": (5, 7, waiting_for("vote"), calling_votes),
-    "over": (5, 11, lambda view: view["outcome"] is not None, None),
+def started(view) -> bool:
+    return True
+
+
+MOMENTS = {  # what -> (players, seed, the moment, the option the bots prefer, variants)
+    "join": (3, 7, None, None, ()),
+    "start": (7, 7, started, None, ()),
+    "malfunction": (5, 7, waiting_for("participation"), None, ()),
+    "vote": (5, 7, waiting_for("vote"), calling_votes, ()),
+    "expansion": (7, 5, waiting_for("participation"), None, ("shadow_corporation",)),
+    "over": (5, 11, lambda view: view["outcome"] is not None, None, ()),
 }
+SHOWN = ("join", "malfunction", "vote", "over")  # the pictures the README shows
 
 
 async def room_at(folder: Path, what: str, lang: str) -> Room:
-    players, seed, until, prefer = MOMENTS[what]
+    players, seed, until, prefer, variants = MOMENTS[what]
     room = Room(EventStore(str(folder / "games.db")), seed=seed, bot_delay=0)
-    await room.new_game({"names": NAMES[:players]}, lang=lang)
+    await room.new_game({"names": NAMES[:players], "variants": list(variants)}, lang=lang)
     if until is None:
         return room  # the join screen: every seat's code still up
     for token in room.kiosk_view()["seat_tokens"]:
@@ -85,10 +95,15 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "screens"))
     parser.add_argument("--lang", default="en", choices=("en", "es"))
+    parser.add_argument("what", nargs="*", help=f"the moments to picture, of {', '.join(MOMENTS)}"
+                        f" (when none is named: {', '.join(SHOWN)})")
     args = parser.parse_args()
+    unknown = [what for what in args.what if what not in MOMENTS]
+    if unknown:
+        parser.error(f"no such moment: {', '.join(unknown)}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for what in MOMENTS:
+    for what in args.what or SHOWN:
         for size in SIZES:
             print(await shoot(what, size, out, args.lang))
     return 0

@@ -14,7 +14,7 @@ from companion.room import Room
 from companion.store import EventStore
 from hardware.source import KeyboardSource
 from screens.bigtext import FONT
-from screens.board import banner
+from screens.banner import banner
 from screens.buttons import ButtonState
 from screens.capture import screen_text
 from screens.qr import QrCode
