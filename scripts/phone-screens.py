@@ -120,6 +120,7 @@ async def main() -> None:
         await play(browser, out, [], 34, {
             "action": asked("action"),
             "roll": asked("roll_dice"),
+            "take": asked("take_dice", lambda g, seat: len(g.pending.options[seat]) > 2),
             "submit": asked("submit", lambda g, seat: len(g.seats[seat].rolled) > 1
                             and g.pending.data.get("purpose") == "malfunction"),
             "submit-one": asked("submit", lambda g, seat: g.pending.data.get("most") == 1),

@@ -8,7 +8,8 @@ MOVES seeds the bots' moves), so each moment below comes up at the same place ev
   veil, is not sent: the veil lifts and the phone says why;
 - at every decision of a whole game (base and Shadow Corporation) the question, its context
   and every choice are on the screen, none below or above it;
-- one die to submit is one tap; the dice to roll are chosen as dice;
+- one die to submit is one tap; the dice to roll, to take and to discard are chosen as dice
+  (a count per colour and one button);
 - blocked actions collapse to one line per kind and reason;
 - IN/OUT and ballots are coloured like the seat buttons and name them;
 - a cast ballot is marked and can be changed until the last one is in;
@@ -16,6 +17,7 @@ MOVES seeds the bots' moves), so each moment below comes up at the same place ev
 """
 from __future__ import annotations
 
+import json
 import random
 
 from companion.lang import catalogue
@@ -35,7 +37,8 @@ OFF_SCREEN = """() => {
   const decision = document.getElementById("decision");
   if (!decision) return { missing: true };
   const parts = [...decision.querySelectorAll(
-      "h2, .your-turn, .context p, .options button, #rolled .die, .roll-row, #roll-dice, "
+      "h2, .your-turn, .context p, .options button, #rolled .die, .count-row, "
+      + ".count-picker button.go, "
       + "#submit-dice, .pick-hint, .option-blocked, #own-choice")]
     .filter((e) => e.checkVisibility());
   const off = parts.filter((e) => {
@@ -257,6 +260,82 @@ async def test_one_die_is_one_tap_and_the_dice_to_roll_are_chosen_as_dice(served
     assert await page.is_visible("#submit-dice")
     assert await page.inner_text("#submit-dice") == "Submit 1 die"
     assert phones.errors == []
+
+
+async def counts_to(page, option: list) -> None:
+    """Step each colour's count on the page to the option's."""
+    for colour, wanted in zip(("strong", "weak", "commander"), option[1:]):
+        count = f"#decision [data-count={colour}]"
+        if not await page.locator(count).count():
+            continue
+        while (shown := int(await page.inner_text(count))) != wanted:
+            await page.click(f"#decision [data-step='{colour}{'+' if shown < wanted else '-'}']")
+
+
+async def test_the_dice_to_take_and_to_discard_are_chosen_as_dice(served, browser):
+    """Taking dice from the pool and discarding them: a count per colour and one button, as
+    the roll, set beforehand to the most dice to take (strong first) and to the weak dice to
+    discard; a fixed number of dice stays fixed (a step swaps colours); the option sent is
+    the one the button holds."""
+    room = served.room
+    phones = Phones(browser, served.base)
+    pages = await seated_pages(room, phones, ("shadow_corporation",))
+    rng = random.Random(MOVES)
+    g = await play_until(room, pages, lambda g: g.pending.kind == "take_dice"
+                         and len(g.pending.options[g.pending.seats[0]]) > 2, rng)
+    (seat,) = g.pending.seats
+    page = pages[seat]
+    options = [list(o) for o in g.pending.options[seat]]
+    go = "#decision .count-picker button.go"
+    assert await page.locator("#decision button[data-option^='[\"take\"']").count() == 1
+    best = max(options, key=lambda o: (o[1] + o[2], o[1]))
+    assert await page.get_attribute(go, "data-option") == compact(best)
+    assert await page.inner_text(go) == EN["game.option.take_dice"].format(
+        dice=word_counts(best[1:]))
+    # Stepped to another choice, then to the bots' own (the game goes on as seeded).
+    chosen = choice_for(g, seat, rng)["option"]
+    other = next(o for o in options if o not in (best, chosen))
+    for option in (other, chosen):
+        await counts_to(page, option)
+        assert await page.get_attribute(go, "data-option") == compact(option)
+    before = room.table.state_id
+    await page.click(go)
+    await moved(room, before)
+    took = [f for f in room.table.facts if f["k"] == "took_dice"][-1]
+    assert (took["seat"], took["strong"], took["weak"]) == (seat, *chosen[1:])
+
+    g = await play_until(room, pages, lambda g: g.pending.kind == "discard", rng)
+    (seat,) = g.pending.seats
+    page = pages[seat]
+    options = [list(o) for o in g.pending.options[seat]]
+    lightest = min(options, key=lambda o: (o[3], o[1]))
+    assert await page.get_attribute(go, "data-option") == compact(lightest)
+    # The number to discard is fixed: one die more of a colour is one fewer of another.
+    more = None
+    for colour in ("strong", "weak", "commander"):
+        if await page.locator(f"#decision [data-step='{colour}+']:not([disabled])").count():
+            more = more or colour
+    assert more is not None, "a discard with a choice of colours"
+    await page.click(f"#decision [data-step='{more}+']")
+    swapped = json.loads(await page.get_attribute(go, "data-option"))
+    assert swapped in options and swapped != lightest
+    await page.click(f"#decision [data-step='{more}-']")
+    assert await page.get_attribute(go, "data-option") == compact(lightest)
+    before = room.table.state_id
+    await page.click(go)
+    await moved(room, before)
+    gone = [f for f in room.table.facts if f["k"] == "discarded_dice"][-1]
+    assert [gone["strong"], gone["weak"], gone["commander"]] == lightest[1:]
+    assert phones.errors == []
+
+
+def word_counts(counts: list) -> str:
+    """'2 strong dice and 1 weak die', as the catalogue words them."""
+    parts = [EN[f"game.dice.{c}.{'one' if n == 1 else 'many'}"].format(n=n)
+             for c, n in zip(("strong", "weak", "commander"), counts) if n]
+    if len(parts) < 2:
+        return parts[0] if parts else EN["game.dice.none"]
+    return EN["game.list.and"].format(first=", ".join(parts[:-1]), last=parts[-1])
 
 
 def several_blocked_alike(g) -> bool:

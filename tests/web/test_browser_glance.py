@@ -236,8 +236,9 @@ async def tap(page: Page, kind: str, option: list) -> None:
             await page.click(f'#rolled .die[data-index="{i}"]')
         if not one_tap:
             await page.click("#submit-dice")
-    elif kind == "roll_dice":
-        # The dice to roll, as dice: each colour's count stepped to the option's, then Roll.
+    elif kind in ("roll_dice", "take_dice", "discard"):
+        # The dice to roll, take or discard, as dice: each colour's count stepped to the
+        # option's, then the one button.
         for colour, wanted in zip(("strong", "weak", "commander"), option[1:]):
             if not await page.locator(f"#decision [data-count={colour}]").count():
                 continue
@@ -245,8 +246,9 @@ async def tap(page: Page, kind: str, option: list) -> None:
                     != wanted:
                 step = "+" if shown < wanted else "-"
                 await page.click(f"#decision [data-step='{colour}{step}']")
-        assert await page.get_attribute("#roll-dice", "data-option") == compact(option)
-        await page.click("#roll-dice")
+        go = "#decision .count-picker button.go"
+        assert await page.get_attribute(go, "data-option") == compact(option)
+        await page.click(go)
     else:
         await page.click(f"#decision button.option[data-option='{compact(option)}']")
 
@@ -407,7 +409,7 @@ async def test_an_infected_and_an_uninfected_phone_look_the_same_through_a_game(
     seen = await play(a, b, observed, seed=1, at=checks)
     assert done == {"veil"}
     assert seen["veiled"] == {"participation", "vote", "action"}, seen
-    assert {"action", "submit", "vote"} <= seen["kinds"], seen
+    assert {"action", "submit", "vote", "take_dice"} <= seen["kinds"], seen
     assert a.errors == b.errors == []
 
 
@@ -418,7 +420,7 @@ async def test_the_glance_test_holds_with_shadow_corporation(twins):
     a, b, observed = await twins(NAMES[:5], ["shadow_corporation", "threats_module",
                                              "company_man_module"], seed=5)
     seen = await play(a, b, observed, seed=5)
-    assert {"action", "vote", "corporation"} <= seen["kinds"], seen
+    assert {"action", "vote", "corporation", "take_dice"} <= seen["kinds"], seen
     assert a.errors == b.errors == []
 
 

@@ -7,12 +7,14 @@
 // hides every private detail behind a veil (glance.js).
 import { call, chosenLang, el, has, label, langToggle, live, loadLang, t, toast,
          tokenFromPath, Refused } from "./common.js";
-import { banner, board, cardText, dice, privateLines, seatName, setFaces } from "./board-view.js";
-import { OPEN_KINDS, asksReveal, decisionPanel, showsDice } from "./decision.js";
+import { board, cardText, dice, privateLines, seatName, setFaces } from "./board-view.js";
+import { asksReveal } from "./action-list.js";
+import { decisionPanel, showsDice } from "./decision.js";
 import { autoClose, delaysFromAddress, idleVeil } from "./glance.js";
 import { alert as buzz, unlockSound } from "./buzz.js";
 import { keepAwake } from "./awake.js";
 import { fairLine, giveIfAsked, randomness } from "./fair-line.js";
+import { veilPanel } from "./veil-panel.js";
 import { hostDrawer } from "./host-panel.js";
 
 const token = tokenFromPath();
@@ -137,11 +139,7 @@ function notesPanel(payload) {
   return el("section", { class: "notes" }, parts);
 }
 
-// --- the veil over an idle phone: whose turn it is (public), and "Tap to show" ---
-//
-// A decision whose question and choices are the same for every seat asked (IN/OUT, a ballot,
-// the action list) is on the veil itself, answered with one tap; everything that differs by a
-// secret (dice, roll, cards in hand, notes, the Status card) stays behind "Tap to show".
+// --- the veil over an idle phone (veil-panel.js shows what it holds) ---
 
 function setVeil(on) {
   if (on === veiled) return;
@@ -152,30 +150,6 @@ function setVeil(on) {
     notesShut.cancel();
   }
   render();
-}
-
-function veilPanel(payload) {
-  const decision = payload.view.you.decision;
-  if (decision && OPEN_KINDS.has(decision.decision)
-      && (decision.options.length || decision.chosen)) {
-    return [decisionPanel(decision, payload, send, new Set(),
-                          () => { glance.lift(); setCard("open"); },
-                          { veiled: true, refuse: unveilAndSay }),
-            el("button", { type: "button", id: "unveil", class: "veil-lift",
-                           onclick: () => glance.lift() }, t("phone.veil.tap_private"))];
-  }
-  return [el("button", { type: "button", id: "unveil", class: "veil",
-                         onclick: () => glance.lift() },
-    el("span", { class: "veil-turn" }, banner(payload)),
-    el("span", { class: "veil-hint" }, t("phone.veil.tap")))];
-}
-
-// A choice tapped on the veil that the seat's dice do not allow: nothing is sent; the veil
-// lifts (the seat's dice show why) and the phone says so.
-function unveilAndSay(why) {
-  glance.lift();
-  toast(why, "refusal");
-  buzz();
 }
 
 // --- commands ---
@@ -321,7 +295,8 @@ function render() {
   document.body.classList.toggle("veiled", hide);
   $("card").hidden = hide || Boolean(view.outcome);
   drawCard();
-  $("private").replaceChildren(...(hide ? veilPanel(payload) : privatePanel(payload)));
+  $("private").replaceChildren(...(hide ? veilPanel(payload, {
+    send, lift: () => glance.lift(), openCard: () => setCard("open") }) : privatePanel(payload)));
   $("public").replaceChildren(hide ? "" : board(payload));
   // A decision that arrives, or follows another, comes into view whole when it is not:
   // centred, or from its question down when it is taller than the screen (a phone on its
