@@ -36,9 +36,18 @@ machine cannot veil a page the table clock says was just touched. Players touch 
 only to act: peeking at the status card or the board between turns would lift the veil sooner
 and is not modelled, so a table that handles its phones more often meets fewer veils.
 
-Players follow the helpful bot (companion.simulate.choice_for: the choices this bench has
-always made, so that figures compare across versions), calling a vote on three turns in ten
-where one is open, but act through their page.
+A choice made on the veil (IN/OUT, a ballot, an action: one tap, the dice never shown) leaves
+the veil up: that tap did not ask to see the seat's secrets. When the same seat's next decision
+shows them (the dice to take after going OUT, the dice to roll after "Repair"), the phone still
+stands veiled although its player just touched it, and the player lifts the veil first. Such a
+decision counts as met veiled too: the report's "met veiled" is every decision the page showed
+veiled, and the line "played ..." says how many of them were on a veil kept up that way.
+
+Players choose as the demo's bots do (companion.bots.seat_choice: the sensible bot, from
+each seat's own view and the public log: as many dice as allowed, strong ones first, the weak
+ones discarded, votes on whoever looks suspicious, sabotage by the Infected), but act through
+their page. The figures before and after a change to the pages come from this same bench on
+both versions.
 
     .venv/bin/python bench/bench_taps.py [--quick] [--pi-class]
 
@@ -64,7 +73,7 @@ from playwright.async_api import async_playwright  # noqa: E402
 
 import companion  # noqa: E402
 from companion.room import Room  # noqa: E402
-from companion.simulate import choice_for  # noqa: E402
+from companion.bots import seat_choice  # noqa: E402
 from companion.store import EventStore  # noqa: E402
 from test_browser_kit import ARGS, CHROMIUM, PHONE, Served  # noqa: E402
 
@@ -72,7 +81,6 @@ NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]
 HOST = 0            # the host plays Ana's seat
 SEED = 7
 QUICK_DECISIONS = 8
-VOTE_SHARE = 0.3    # the helpful bot never calls a vote; a table does, now and then
 MAX_DECISIONS = 600  # a guard: a game this long is a bug
 COUNTED = ("roll", "take", "discard")  # options naming dice by count per colour
 STEP_GUARD = 15.0   # s: a page that shows no way to make the choice by then is a bug
@@ -220,9 +228,10 @@ async def start(table: Table, phone: Phone) -> None:
 
 
 async def act(table: Table, room: Room, phone: Phone, seat: int, command: dict,
-              veiled: bool) -> tuple[int, int]:
-    """Make the choice through the seat's page; the taps it took and how many of them lifted
-    the veil."""
+              veiled: bool) -> tuple[int, int, bool]:
+    """Make the choice through the seat's page; the taps it took, how many of them lifted
+    the veil, and whether the page stood veiled already though the table clock says its player
+    touched it just now (the veil kept up by a choice made on it)."""
     option = command["option"]
     page = phone.page
     before, veil_before = table.taps[seat], table.veil_taps
@@ -231,6 +240,7 @@ async def act(table: Table, room: Room, phone: Phone, seat: int, command: dict,
         phone.last = page
     state_id = room.table.state_id
     await page.wait_for_selector(f'body[data-state="{state_id}"]', state="attached")
+    kept = not veiled and await visible(page, "#unveil")
     if veiled:
         await let_veil_fall(page)
     done = lambda: room.table.state_id != state_id or _chosen(room, seat)  # noqa: E731
@@ -239,7 +249,7 @@ async def act(table: Table, room: Room, phone: Phone, seat: int, command: dict,
     except TimeoutError:
         raise RuntimeError(f"{NAMES[seat]}'s page showed no way to choose {option} in "
                            f"{STEP_GUARD:.0f} s") from None
-    return table.taps[seat] - before, table.veil_taps - veil_before
+    return table.taps[seat] - before, table.veil_taps - veil_before, kept
 
 
 async def make_choice(table: Table, seat: int, page, option: list, done) -> None:
@@ -287,8 +297,10 @@ async def pick_dice(table: Table, seat: int, page, indices, done) -> None:
 
 
 async def set_counts(table: Table, seat: int, page, counts) -> None:
-    """Dice chosen by count, one stepper per colour (+ and -): tap each to the option's count;
-    the button holding the option is then tapped as any other."""
+    """Dice chosen by count, one stepper per colour (+ and -): tap each to the option's count,
+    in the order strong, weak, commander, reading each count when its turn comes (with a fixed
+    number of dice a step swaps a die with the next colour, which then needs fewer taps or
+    none); the button holding the option is then tapped as any other."""
     for colour, wanted in zip(("strong", "weak", "commander"), counts):
         shown = page.locator(f"#decision [data-count='{colour}']")
         if not await shown.count():
@@ -306,8 +318,8 @@ def _chosen(room: Room, seat: int) -> bool:
 
 
 async def play(table: Table, room: Room, phones: list[Phone], limit: int) -> list[tuple]:
-    """(seat, decision kind, chosen option, taps, veil taps, met veiled) for every decision
-    of the game, on the table clock (see the module's docstring)."""
+    """(seat, decision kind, chosen option, taps, veil taps, met veiled, on a veil kept up)
+    for every decision of the game, on the table clock (see the module's docstring)."""
     rng = random.Random(SEED)
     record = []
     clock = 0.0
@@ -324,17 +336,14 @@ async def play(table: Table, room: Room, phones: list[Phone], limit: int) -> lis
         for waiting in pending.seats:
             asked.setdefault(waiting, clock)
         seat = pending.seats[0]
-        command = choice_for(state, seat, rng)
-        votes = [o for o in pending.options[seat] if o[0] == "vote"]
-        if kind == "action" and votes and rng.random() < VOTE_SHARE:
-            command = {"decision": "action", "option": list(rng.choice(votes))}
+        command = seat_choice(room.table, seat, rng)
         veiled = asked.pop(seat) - touched[seat] >= IDLE
-        taps, veil = await act(table, room, phones[seat], seat, command, veiled)
+        taps, veil, kept = await act(table, room, phones[seat], seat, command, veiled)
         # voters decide together: the round takes one voter's time
         clock += 1 if kind == "vote" and last_kind == "vote" else THINK.get(kind, THINK_OTHER)
         touched[seat] = clock
         last_kind = kind
-        record.append((seat, kind, command["option"][0], taps, veil, veiled))
+        record.append((seat, kind, command["option"][0], taps, veil, veiled or kept, kept))
     return record
 
 
@@ -361,7 +370,7 @@ def by_kind(record: list[tuple]) -> dict[str, dict]:
     """For each reported kind: decisions, those met on a veiled phone, taps and veil taps,
     in all and by seat."""
     kinds: dict[str, dict] = {}
-    for seat, kind, _, taps, veil, veiled in record:
+    for seat, kind, _, taps, veil, veiled, _ in record:
         row = kinds.setdefault(REPORTED.get(kind, "other"), {"n": 0, "veiled": 0, "taps": 0,
                                                              "veil": 0,
                                                              "seats": defaultdict(list)})
@@ -411,7 +420,8 @@ def report(setup: dict, record: list[tuple], playing: float, over: bool) -> None
           "time")
     print(f"played {len(record)} decisions with {sum(r[3] for r in record)} taps "
           f"({sum(r[4] for r in record)} on the veil, {sum(r[5] for r in record)} decisions "
-          f"met veiled) in {playing:.1f} s "
+          f"met veiled, {sum(r[6] for r in record)} of them on a veil kept up by a choice made "
+          f"on it) in {playing:.1f} s "
           f"({'game over' if over else 'stopped there'}); veil after {IDLE:.0f} s idle on "
           f"the table clock")
     kinds = by_kind(record)
