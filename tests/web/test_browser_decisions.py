@@ -177,10 +177,12 @@ async def test_every_decision_of_a_game_fits_the_screen(served, browser):
 
 async def test_every_decision_of_a_shadow_corporation_game_fits_the_screen(served, browser):
     """The expansion's action list (four kinds of vote and an order on every player, and
-    their blocked lines) is the tallest decision: it fits too."""
+    their blocked lines) is the tallest decision: it fits too, on phones speaking Spanish,
+    whose words are the longer."""
     room = served.room
-    phones = Phones(browser, served.base)
+    phones = Phones(browser, served.base, locale="es-ES")
     pages = await seated_pages(room, phones, ("shadow_corporation",))
+    assert {await page.get_attribute("html", "lang") for page in pages} == {"es"}
     rng = random.Random(MOVES)
     seen = {"kinds": set(), "most": 0}
 

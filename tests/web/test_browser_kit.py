@@ -94,13 +94,15 @@ async def browser():
 class Phones:
     """Open pages, each in its own context (its own cookie jar), and any script error."""
 
-    def __init__(self, browser: Browser, base: str):
+    def __init__(self, browser: Browser, base: str, locale: str | None = None):
         self.browser = browser
         self.base = base
+        self.locale = locale  # the phone's own language: a page speaks it until told otherwise
         self.errors: list[str] = []
 
     async def open(self, path: str) -> Page:
-        context = await self.browser.new_context(**PHONE)
+        context = await self.browser.new_context(
+            **PHONE, **({"locale": self.locale} if self.locale else {}))
         page = await context.new_page()
         page.set_default_timeout(WAIT * 1000)
         page.on("pageerror", lambda error: self.errors.append(f"{path}: {error}"))
