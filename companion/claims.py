@@ -56,7 +56,7 @@ class Claims:
                                     "this phone no longer plays it")
         raise UnknownToken("no seat has this code; scan the code on the kiosk again")
 
-    def _seat_of_phone(self, phone: str | None) -> int | None:
+    def seat_of_phone(self, phone: str | None) -> int | None:
         """The seat `phone` holds, if any (one phone holds one seat at most)."""
         if self.lobby and phone is not None:
             for i, seat in enumerate(self.lobby["seats"]):
@@ -65,7 +65,7 @@ class Claims:
         return None
 
     def check_host(self, token: str, phone: str | None) -> None:
-        if not secrets.compare_digest(self.host_token.encode(), token.encode("utf-8", "replace")):
+        if not _same(self.host_token, token):
             raise UnknownToken("this is not the host's code")
         if self.host_phone is None:
             raise NotYourSeat("open the host's code first: the first phone to open it hosts")
@@ -118,7 +118,7 @@ class Claims:
                               "the host can re-bind it")
         if entry["phone"] is None:
             # One phone, one seat: a phone cannot hold two seats' secrets at once.
-            if any(s["phone"] == phone for s in self.lobby["seats"]):
+            if self.seat_of_phone(phone) is not None:
                 self._notice("seat_claim_refused", seat=seat)
                 raise OneSeatPerPhone("this phone already holds another seat")
             lobby = copy.deepcopy(self.lobby)
@@ -178,7 +178,7 @@ class Claims:
     def host_seat(self, phone: str | None, *, host: tuple) -> tuple[int | None, str | None]:
         """The seat the host's phone plays, and its code, so the host's page can open it."""
         self._as_host(host)
-        seat = self._seat_of_phone(phone)
+        seat = self.seat_of_phone(phone)
         return seat, None if seat is None else self.lobby["seats"][seat]["token"]
 
     def host_of_seat(self, token: str, phone: str | None) -> str | None:

@@ -71,7 +71,7 @@ def holds_a_place(room: Room, phone: str) -> bool:
     """Whether `phone` (a cookie) holds a seat or the host role now."""
     if phone == room.host_phone:
         return True
-    return room.lobby is not None and any(s["phone"] == phone for s in room.lobby["seats"])
+    return room.seat_of_phone(phone) is not None
 
 
 async def saved(request: web.Request, change):
