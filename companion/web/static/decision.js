@@ -121,12 +121,12 @@ export function decisionPanel(decision, payload, send, picked, onReveal,
     const words = kind === "vote" ? ballotLabel(decision.chosen[0], decision.data)
       : sentences[decision.options.findIndex((o) => same(o, decision.chosen))]
         || optionLabel(decision.chosen, view);
-    const changeable = kind === "vote" && decision.options.length > 0;
+    // A ballot cast can be changed until the last is in (the server keeps its options).
+    const changeable = kind === "vote";
     // Under the veil the ballot cast stays in the fist: only that one was cast.
     parts.push(el("p", { class: "own-choice", id: "own-choice" },
-      veiled ? t(changeable ? "phone.vote.cast_veiled" : "phone.vote.cast")
-      : kind === "vote" ? t(changeable ? "phone.vote.yours_change" : "phone.vote.yours",
-                            { ballot: words })
+      veiled ? t("phone.vote.cast_veiled")
+      : changeable ? t("phone.vote.yours_change", { ballot: words })
       : t("phone.chosen", { choice: words })));
     if (veiled || !changeable) {
       return el("section", { class: "decision", id: "decision", "data-decision": kind,
