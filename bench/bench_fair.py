@@ -28,12 +28,13 @@ from budget import parse  # noqa: E402
 
 from companion.darkmoon import Setup, start  # noqa: E402
 from companion.darkmoon.api import apply_event, step  # noqa: E402
-from companion.fair import Fair  # noqa: E402
+from companion.fair import Fair, draw_box  # noqa: E402
 from companion.simulate import helpful_choice  # noqa: E402
-from companion.verify import record, verify  # noqa: E402
+from companion.verify import check, record  # noqa: E402
 
 NAMES5 = tuple(f"Player {i + 1}" for i in range(5))
 REPEATS = 5  # each command timed this many times with each source, best kept
+BOX = draw_box()  # this run's box: every game below is one of its numbered games
 
 
 def best_ms(fn, repeats: int = REPEATS) -> float:
@@ -50,7 +51,7 @@ def bench_commands(games: int) -> dict:
     system, fair_ms, draws, logs = [], [], 0, []
     for seed in range(games):
         rng = random.Random(seed)
-        fair = Fair.draw(len(NAMES5))
+        fair = Fair.draw(len(NAMES5), BOX, seed + 1)
         events = start(Setup(NAMES5), fair.stream(0))
         g = apply_event(None, events[0])
         while g.outcome is None:
@@ -71,7 +72,7 @@ def bench_draws(n: int) -> tuple[float, float, float]:
     """us per die roll: SystemRandom, a fair stream, and a fresh stream for each roll (the
     worst case: one roll in a command)."""
     faces = (-2, -2, -2, -1, 2, 4)
-    system, fair = random.SystemRandom(), Fair.draw(5)
+    system, fair = random.SystemRandom(), Fair.draw(5, BOX, 1)
     stream = fair.stream(1)
     a = best_ms(lambda: [system.choice(faces) for _ in range(n)]) * 1000 / n
     b = best_ms(lambda: [stream.choice(faces) for _ in range(n)]) * 1000 / n
@@ -81,7 +82,7 @@ def bench_draws(n: int) -> tuple[float, float, float]:
 
 def bench_deal(rounds: int) -> tuple[float, float]:
     setup = Setup(NAMES5)
-    fair = Fair.draw(5)
+    fair = Fair.draw(5, BOX, 1)
     return (best_ms(lambda: start(setup, random.SystemRandom()), rounds),
             best_ms(lambda: start(setup, fair.stream(0)), rounds))
 
@@ -89,10 +90,11 @@ def bench_deal(rounds: int) -> tuple[float, float]:
 def bench_record(logs: list) -> tuple[float, float, int]:
     """The longest game's record: built, then checked."""
     fair, events = max(logs, key=lambda log: len(log[1]))
-    made = best_ms(lambda: record(1, {"fair": fair.to_json()}, events), 3)
-    rec = json.loads(json.dumps(record(1, {"fair": fair.to_json()}, events)))
-    checked = best_ms(lambda: verify(rec), 3)
-    assert verify(rec) == []
+    made = best_ms(lambda: record(fair.game, {"fair": fair.to_json()}, events), 3)
+    rec = json.loads(json.dumps(record(fair.game, {"fair": fair.to_json()}, events)))
+    checked = best_ms(lambda: check(rec), 3)
+    verdict = check(rec)
+    assert verdict.problems == [] and verdict.over
     return made, checked, len(events)
 
 

@@ -1,8 +1,14 @@
-"""Provably fair chance: the procedure every die face, card and shuffle of a game comes from.
+"""Provably fair chance (darkmoon-fair/2): the procedure every die face, card and shuffle of a
+game comes from.
 
-Before anything is dealt the Pi draws a secret and shows its commitment, SHA-256(secret).
-Every seat then adds 32 bytes of its own (a phone's `crypto.getRandomValues`; the Pi adds
-them for a bot or a phone that sent none). Every outcome is then derived, with no other
+Each box (data file) has an identity of 32 random bytes, and each game a number on that box.
+Before anything is dealt the Pi draws a secret and shows its commitment,
+SHA-256(LABEL || box || game || secret): the secret is bound to this game of this box, so a
+revealed record cannot be played again as another game or on another box. Each phone then
+pledges SHA-256(commitment || value) for 32 bytes of its own, and reveals the value only once
+every pledge is in. A seat with no revealed value (a bot, a phone that never pledged or never
+revealed) gets a filler derived from the secret alone: fixed when the secret was committed to,
+so nobody chooses it after seeing the others'. Every outcome is then derived, with no other
 randomness, from HMAC-SHA256 keyed with secret || contributions, in counter mode, separately
 for each event of the log. At game over the secret is revealed with the record, and anyone can
 derive the outcomes again (companion/verify.py, the verify page, docs/fair.md).
@@ -18,35 +24,25 @@ import re
 import secrets
 import struct
 
-FORMAT = "darkmoon-fair/1"
+FORMAT = "darkmoon-fair/2"
+LABEL = b"darkmoon-fair/2"
+STORED_FORMAT = 2  # the "format" of a stored fair (Fair.to_json)
 SECRET_BYTES = 32
 CONTRIBUTION_BYTES = 32
 WORD = 1 << 32  # outcomes are drawn from 32-bit words
-PHONE, PI = "phone", "pi"  # who gave a seat's contribution
+PHONE, FILLER = "phone", "filler"  # who gave a seat's bytes
+FILLER_LABEL = b"darkmoon-fair/2 filler"
+CODE_DIGITS = 16  # what people read of a hash: 64 bits, too many to find a second one for
 
 
-def draw_secret() -> str:
-    return secrets.token_hex(SECRET_BYTES)
+class EarlierFormat(ValueError):
+    """A stored fair of an earlier format (darkmoon-fair/1): its game cannot go on under
+    these rules, and its record is not one this version checks."""
 
 
-def draw_contribution() -> str:
-    """The Pi's contribution for a seat with no phone's (a bot, a phone that sent none)."""
-    return secrets.token_hex(CONTRIBUTION_BYTES)
-
-
-def commitment(secret: str) -> str:
-    """What is shown before the deal: SHA-256 of the secret's bytes, in hex."""
-    return hashlib.sha256(bytes.fromhex(secret)).hexdigest()
-
-
-def fingerprint(commit: str) -> str:
-    """The short form the kiosk and phones show: the commitment's first 8 hex digits."""
-    return f"{commit[:4]} {commit[4:8]}".upper()
-
-
-# A secret or a contribution as the record holds it and the verify page reads it: exactly 64
-# lowercase hex digits. bytes.fromhex alone also skips spaces and takes capitals, which the
-# page does not: one record would be Verified by the command and damaged on the page.
+# A secret, a box, a value or a pledge as the record holds it and the verify page reads it:
+# exactly 64 lowercase hex digits. bytes.fromhex alone also skips spaces and takes capitals,
+# which the page does not: one record would be Verified by the command and damaged on the page.
 HEX_32_BYTES = re.compile(r"[0-9a-f]{64}")
 
 
@@ -54,68 +50,144 @@ def is_hex_32_bytes(value) -> bool:
     return isinstance(value, str) and HEX_32_BYTES.fullmatch(value) is not None
 
 
-def contribution(value) -> str:
-    """A contribution as sent, checked: exactly 64 lowercase hex digits; ValueError if not."""
+def _hex32(value, what: str) -> str:
     if not is_hex_32_bytes(value):
-        raise ValueError(f"a contribution is exactly {2 * CONTRIBUTION_BYTES} lowercase hex "
-                         "digits")
+        raise ValueError(f"{what} is exactly {2 * SECRET_BYTES} lowercase hex digits")
     return value
 
 
-def _key_part(value: str) -> str:
-    """A stored game's contribution for its key, as it was dealt. A game dealt before
-    contributions were held to 64 lowercase hex digits goes on after a restart as it was
-    dealt; its record is refused by `verify` and by the page alike."""
-    if not isinstance(value, str) or len(value) != 2 * CONTRIBUTION_BYTES:
-        raise ValueError(f"a contribution is {2 * CONTRIBUTION_BYTES} hex digits")
-    bytes.fromhex(value)  # ValueError if it is not hex at all
-    return value.lower()
+def contribution(value) -> str:
+    """A phone's value or pledge as sent, checked: exactly 64 lowercase hex digits;
+    ValueError if not."""
+    return _hex32(value, "a contribution")
+
+
+def draw_box() -> str:
+    return secrets.token_hex(SECRET_BYTES)
+
+
+def draw_secret() -> str:
+    return secrets.token_hex(SECRET_BYTES)
+
+
+def draw_value() -> str:
+    """32 random bytes as a phone gives them (tests and simulated phones)."""
+    return secrets.token_hex(CONTRIBUTION_BYTES)
+
+
+def _game_number(game) -> int:
+    # bool is an int to Python, never a game number
+    if isinstance(game, bool) or not isinstance(game, int) or not 1 <= game < 1 << 64:
+        raise ValueError("the game's number is a whole number from 1")
+    return game
+
+
+def commitment(box: str, game: int, secret: str) -> str:
+    """What is shown before the deal: SHA-256(LABEL || box || game as 8 bytes || secret)."""
+    message = (LABEL + bytes.fromhex(_hex32(box, "the box"))
+               + struct.pack(">Q", _game_number(game))
+               + bytes.fromhex(_hex32(secret, "the secret")))
+    return hashlib.sha256(message).hexdigest()
+
+
+def code(hex_str: str) -> str:
+    """What people read of a hash: its first 16 hex digits, upper case, in groups of four."""
+    digits = hex_str[:CODE_DIGITS].upper()
+    return " ".join(digits[i:i + 4] for i in range(0, len(digits), 4))
+
+
+def pledge(commit: str, value: str) -> str:
+    """A phone's pledge to its value for this commitment: SHA-256(commitment || value)."""
+    return hashlib.sha256(bytes.fromhex(_hex32(commit, "the commitment"))
+                          + bytes.fromhex(_hex32(value, "a value"))).hexdigest()
+
+
+def filler(secret: str, seat: int) -> str:
+    """The bytes of a seat no phone gave any to: fixed by the secret, before anyone's."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+        raise ValueError("a seat is a whole number from 0")
+    return hmac.new(bytes.fromhex(_hex32(secret, "the secret")),
+                    FILLER_LABEL + struct.pack(">Q", seat), hashlib.sha256).hexdigest()
 
 
 class Fair:
-    """One game's secret and every seat's contribution, in seat order."""
+    """One game's secret and every seat's contribution, in seat order, bound to the game's
+    number on this box. Refuses (ValueError) a filler seat whose bytes are not the filler and
+    a phone seat whose value does not match its pledge: such a deal would never verify."""
 
-    def __init__(self, secret: str, contributions: list[str], sources: list[str] | None = None):
-        if len(bytes.fromhex(secret)) != SECRET_BYTES:
-            raise ValueError(f"the secret is {SECRET_BYTES} bytes")
-        self.secret = secret
-        self.contributions = [_key_part(c) for c in contributions]
-        self.sources = list(sources) if sources is not None else [PI] * len(contributions)
-        key = bytes.fromhex(secret) + b"".join(bytes.fromhex(c) for c in self.contributions)
+    def __init__(self, box: str, game: int, secret: str, contributions: list,
+                 sources: list[str], pledges: list | None = None):
+        self.box = _hex32(box, "the box")
+        self.game = _game_number(game)
+        self.secret = _hex32(secret, "the secret")
+        seats = len(contributions)
+        if len(sources) != seats or (pledges is not None and len(pledges) != seats):
+            raise ValueError("one contribution, source and pledge per seat")
+        self.sources = list(sources)
+        self.pledges = list(pledges) if pledges is not None else [None] * seats
+        self.commitment = commitment(self.box, self.game, self.secret)
+        self.contributions = []
+        for seat, (value, source, promised) in enumerate(
+                zip(contributions, self.sources, self.pledges)):
+            if promised is not None:
+                _hex32(promised, "a pledge")
+            if source == FILLER:
+                fill = filler(self.secret, seat)
+                if value is not None and value != fill:
+                    raise ValueError(f"seat {seat}'s filler is not the one its secret gives")
+                value = fill
+            elif source == PHONE:
+                _hex32(value, "a value")
+                if promised is None or pledge(self.commitment, value) != promised:
+                    raise ValueError(f"seat {seat}'s value does not match its pledge")
+            else:
+                raise ValueError(f"a seat's bytes come from {PHONE!r} or {FILLER!r}")
+            self.contributions.append(value)
+        key = bytes.fromhex(self.secret) + b"".join(bytes.fromhex(c)
+                                                     for c in self.contributions)
         # HMAC's own key handling (a key over 64 bytes is hashed first) is done once here;
         # each block then copies the keyed state.
         self._mac = hmac.new(key, digestmod=hashlib.sha256)
+        self._bound = bytes.fromhex(self.box) + struct.pack(">Q", self.game)
 
     @classmethod
-    def draw(cls, players: int) -> "Fair":
-        """A secret and the Pi's contributions for every seat (a game no phone joined)."""
-        return cls(draw_secret(), [draw_contribution() for _ in range(players)])
-
-    @property
-    def commitment(self) -> str:
-        return commitment(self.secret)
+    def draw(cls, players: int, box: str, game: int) -> "Fair":
+        """A fresh secret and every seat's filler (a game no phone joined)."""
+        return cls(box, game, draw_secret(), [None] * players, [FILLER] * players)
 
     def stream(self, position: int, tap: list | None = None) -> "Stream":
         """The randomness of the event at `position` in the log (0: the deal)."""
-        return Stream(self._mac, position, tap)
+        return Stream(self._mac, self._bound + struct.pack(">Q", position), tap)
 
     def to_json(self) -> dict:
-        return {"secret": self.secret, "contributions": list(self.contributions),
-                "sources": list(self.sources)}
+        return {"format": STORED_FORMAT, "box": self.box, "game": self.game,
+                "secret": self.secret, "contributions": list(self.contributions),
+                "sources": list(self.sources), "pledges": list(self.pledges)}
 
     @classmethod
     def from_json(cls, data: dict) -> "Fair":
-        return cls(data["secret"], data["contributions"], data.get("sources"))
+        """A stored fair. EarlierFormat (a ValueError) for one stored before
+        darkmoon-fair/2, ValueError for anything else that is not one."""
+        if not isinstance(data, dict):
+            raise ValueError("a stored fair is an object")
+        if data.get("format") != STORED_FORMAT:
+            raise EarlierFormat("this game was dealt under darkmoon-fair/1")
+        try:
+            return cls(data["box"], data["game"], data["secret"], data["contributions"],
+                       data["sources"], data.get("pledges"))
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"a damaged stored fair ({error!r})") from None
 
 
 class Stream:
-    """HMAC-SHA256(key, position as 8 bytes || counter as 8 bytes, both big-endian), for
-    counter 0, 1, 2...; each 32-byte block read as eight big-endian 32-bit words, in order.
-    `tap`, when given, collects what each draw was made from (the record's "draws")."""
+    """HMAC-SHA256(key, box || game as 8 bytes || position as 8 bytes || counter as 8 bytes,
+    all big-endian), for counter 0, 1, 2...; each 32-byte block read as eight big-endian
+    32-bit words, in order. `tap`, when given, collects what each draw was made from (the
+    record's "draws")."""
 
-    def __init__(self, mac, position: int, tap: list | None = None):
+    def __init__(self, mac, prefix: bytes, tap: list | None = None):
         self._mac = mac
-        self._position = struct.pack(">Q", position)
+        self._prefix = prefix  # box || game || position
         self._counter = 0
         self._words: tuple = ()
         self._next = 0
@@ -124,7 +196,7 @@ class Stream:
     def word(self) -> int:
         if self._next == len(self._words):
             block = self._mac.copy()
-            block.update(self._position + struct.pack(">Q", self._counter))
+            block.update(self._prefix + struct.pack(">Q", self._counter))
             self._counter += 1
             self._words = struct.unpack(">8I", block.digest())
             self._next = 0

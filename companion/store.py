@@ -9,6 +9,8 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
+from .fair import draw_box, is_hex_32_bytes
+
 # Bump when the tables change; a file with a newer version is refused rather than misread.
 SCHEMA_VERSION = 2
 
@@ -32,6 +34,7 @@ CREATE TABLE records (
     FOREIGN KEY (game_id, seq) REFERENCES commands(game_id, seq)
 ) WITHOUT ROWID;
 """
+BOX_SETTING = "box"  # this box's identity (companion/fair.py)
 # Version 2: the room (seat tokens, which phone holds which seat) outlives a power cut too.
 _SETTINGS = """
 CREATE TABLE IF NOT EXISTS settings (
@@ -51,6 +54,10 @@ class SequenceConflict(StoreError, ValueError):
 
 class UnknownGame(StoreError, LookupError):
     """No game with that id is in the store."""
+
+
+class GameTaken(StoreError, ValueError):
+    """A new game asked for a number another game of this store already has."""
 
 
 def _encode(value: object) -> str:
@@ -128,12 +135,38 @@ class EventStore:
                     self._conn.execute("ROLLBACK")
                 raise
 
-    def new_game(self, meta: dict) -> int:
-        """Record a new game with its options and seed; it becomes the latest game."""
+    def new_game(self, meta: dict, game_id: int | None = None) -> int:
+        """Record a new game with its options and seed; it becomes the latest game if its
+        number is the highest. `game_id`: the number a fair secret was committed to (the
+        commitment binds it), which must not be taken: GameTaken if it is, nothing written."""
         body = _encode(meta)
+        if game_id is not None and (isinstance(game_id, bool) or not isinstance(game_id, int)
+                                    or game_id < 1):
+            raise ValueError("a game's number is a whole number from 1")
         with self._transaction() as conn:
-            cursor = conn.execute("INSERT INTO games (meta) VALUES (?)", (body,))
-            return int(cursor.lastrowid)
+            if game_id is None:
+                cursor = conn.execute("INSERT INTO games (meta) VALUES (?)", (body,))
+                return int(cursor.lastrowid)
+            if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone():
+                raise GameTaken(f"game {game_id} is already in the store")
+            conn.execute("INSERT INTO games (game_id, meta) VALUES (?, ?)", (game_id, body))
+            return game_id
+
+    def box(self) -> str:
+        """This box's identity (64 hex digits), bound into every fair game's commitment: drawn
+        the first time it is asked for and kept in the settings for good."""
+        with self._transaction() as conn:  # one draw even when two threads ask at once
+            row = conn.execute("SELECT value FROM settings WHERE key = ?",
+                               (BOX_SETTING,)).fetchone()
+            if row is not None:
+                box = json.loads(row[0])
+                if not is_hex_32_bytes(box):
+                    raise StoreError("the box's identity in this file is damaged")
+                return box
+            box = draw_box()
+            conn.execute("INSERT INTO settings (key, value) VALUES (?, ?)",
+                         (BOX_SETTING, _encode(box)))
+            return box
 
     def put_setting(self, key: str, value: object) -> None:
         """Store a JSON value under `key`, durably, replacing any earlier one."""
@@ -147,6 +180,12 @@ class EventStore:
             row = self._conn.execute("SELECT value FROM settings WHERE key = ?",
                                      (key,)).fetchone()
         return default if row is None else json.loads(row[0])
+
+    def games_stored(self) -> int:
+        """How many games this store holds: every game dealt on this box. Less than the
+        latest game's number when a committed number was never dealt (a setup thrown away)."""
+        with self._lock:
+            return self._conn.execute("SELECT count(*) FROM games").fetchone()[0]
 
     def latest_game(self) -> int | None:
         with self._lock:

@@ -16,7 +16,7 @@ from bisect import bisect_left
 from .darkmoon import (Game, Position, Setup, public_view, seat_view, start, start_from,
                        waiting_for)
 from .darkmoon.api import apply_event, step
-from .fair import Fair
+from .fair import EarlierFormat, Fair
 from .store import EventStore
 
 PUBLIC = "public"
@@ -30,6 +30,12 @@ PUBLIC = "public"
 # dealt after a first-round recall).
 RULES_VERSION = 3
 LOG_LENGTH = 60  # facts sent with each view during play; once it is over, the whole log
+
+
+class OtherRules(ValueError):
+    """A stored game this version cannot go on with: dealt under an earlier fair procedure
+    (darkmoon-fair/1, whose streams are not bound to the box and the game's number). It stays
+    in the store as it is; a room starts afresh, as for a game stored under other rules."""
 
 
 class Table:
@@ -61,20 +67,23 @@ class Table:
             fair: Fair | None = None) -> "Table":
         """Deal a new game. With a seed every roll and draw is reproducible (tests,
         simulations) and nothing is verifiable; without one every outcome comes from `fair`
-        (the room's committed secret and the seats' contributions; by default a secret and
-        contributions the Pi draws now), so the players can check it after the game."""
+        (the room's committed secret and the seats' contributions; by default a secret the
+        Pi draws now for the next number of this box, every seat a filler), so the players
+        can check it after the game. The game is stored under `fair.game`, the number its
+        commitment binds: a number already taken is refused (store.GameTaken), nothing
+        stored."""
         setup = setup if isinstance(setup, Setup) else Setup.from_json(setup)
-        fair = _fair(seed, fair, len(setup.names))
+        fair = _fair(store, seed, fair, len(setup.names))
         return cls._stored(store, {"setup": setup.to_json()}, start(setup, _rng(seed, fair, 0)),
                            seed, fair)
 
     @classmethod
     def from_position(cls, store: EventStore, position: Position | dict,
-                      seed: int | None = None) -> "Table":
+                      seed: int | None = None, fair: Fair | None = None) -> "Table":
         """Begin a game at a described position (tools, tutorials and tests only: a real
         table is dealt). Stored like any game: resume and replay need nothing more."""
         position = position if isinstance(position, Position) else Position.from_json(position)
-        fair = _fair(seed, None, len(position.seats))
+        fair = _fair(store, seed, fair, len(position.seats))
         return cls._stored(store, {"position": position.to_json()},
                            start_from(position, _rng(seed, fair, 0)), seed, fair)
 
@@ -85,19 +94,29 @@ class Table:
         stored with them: a game resumed after a power cut goes on with the same stream."""
         if fair is not None:
             meta = {**meta, "fair": fair.to_json()}
-        game_id = store.new_game({**meta, "seed": seed, "rules_version": RULES_VERSION})
+        game_id = store.new_game({**meta, "seed": seed, "rules_version": RULES_VERSION},
+                                 fair.game if fair is not None else None)
         store.append(game_id, 1, events)
         return cls(store, game_id, events, seed, fair)
 
     @classmethod
     def resume(cls, store: EventStore, game_id: int | None = None) -> "Table | None":
-        """The latest game in the store (or `game_id`) exactly as it was; None if none."""
+        """The latest game in the store (or `game_id`) exactly as it was; None if none.
+        OtherRules for a game dealt under darkmoon-fair/1 (it cannot go on with this
+        version's streams), ValueError for a stored fair that is damaged."""
         game_id = store.latest_game() if game_id is None else game_id
         if game_id is None:
             return None
         meta = store.meta(game_id)
+        fair = None
+        if meta.get("fair"):
+            try:
+                fair = Fair.from_json(meta["fair"])
+            except EarlierFormat as error:
+                raise OtherRules(f"game {game_id}: {error}") from None
+            if fair.game != game_id:
+                raise ValueError(f"game {game_id} holds the fair secret of game {fair.game}")
         events = [e for records in store.load(game_id) for e in records]
-        fair = Fair.from_json(meta["fair"]) if meta.get("fair") else None
         return cls(store, game_id, events, meta.get("seed"), fair)
 
     # --- the one way in ---
@@ -181,10 +200,13 @@ class Table:
         return [facts[i] for i in places]
 
 
-def _fair(seed: int | None, fair: Fair | None, players: int) -> Fair | None:
+def _fair(store: EventStore, seed: int | None, fair: Fair | None,
+          players: int) -> Fair | None:
     if seed is not None:
         return None  # a seeded game deals what its seed gives, as it always has
-    return fair if fair is not None else Fair.draw(players)
+    if fair is not None:
+        return fair
+    return Fair.draw(players, store.box(), (store.latest_game() or 0) + 1)
 
 
 def _rng(seed: int | None, fair: Fair | None, position: int):

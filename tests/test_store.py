@@ -12,7 +12,8 @@ import pytest
 
 import children
 
-from companion.store import EventStore, SequenceConflict, StoreError, UnknownGame
+from companion.store import (EventStore, GameTaken, SequenceConflict, StoreError,
+                             UnknownGame)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -130,6 +131,42 @@ def test_an_unknown_game_is_refused(path):
             store.meta(42)
         with pytest.raises(UnknownGame):
             store.last_seq(42)
+
+
+def test_the_box_has_one_identity_drawn_once_and_kept_through_reopen(path):
+    """Every fair game's commitment binds it: a box that drew a new one on each start would
+    let a record of one game pass as a game of another box."""
+    with EventStore(path) as store:
+        box = store.box()
+        assert len(box) == 64 and box == box.lower() and int(box, 16) >= 0
+        assert store.box() == box and store.setting("box") == box
+    with EventStore(path) as store:
+        assert store.box() == box
+    with EventStore(path.with_name("other.sqlite")) as other:
+        assert other.box() != box
+
+
+def test_a_game_stored_under_the_number_its_commitment_binds(path):
+    with EventStore(path) as store:
+        assert store.new_game({"n": 1}) == 1
+        assert store.new_game({"n": 5}, game_id=5) == 5
+        assert store.latest_game() == 5 and store.meta(5) == {"n": 5}
+        assert store.new_game({"n": 6}) == 6  # numbering goes on after the highest
+        assert store.new_game({"n": 3}, game_id=3) == 3 and store.latest_game() == 6
+
+
+@pytest.mark.parametrize("taken", [1, 2])
+def test_a_number_already_taken_is_refused_and_nothing_is_written(path, taken):
+    with EventStore(path) as store:
+        store.new_game({"n": 1})
+        store.new_game({"n": 2})
+        with pytest.raises(GameTaken, match=f"game {taken} is already in the store"):
+            store.new_game({"n": "again"}, game_id=taken)
+        assert store.meta(taken) == {"n": taken} and store.latest_game() == 2
+        for bad in (0, -1, True, "3"):
+            with pytest.raises(ValueError):
+                store.new_game({"n": "bad"}, game_id=bad)
+        assert store.latest_game() == 2
 
 
 def test_the_file_is_in_wal_mode_with_full_sync(path):
