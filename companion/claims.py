@@ -1,5 +1,6 @@
 """Which phone holds what: the host's code and phone, each seat's code and phone, a lost
-phone's seat re-bound to a new code, and the randomness each seat's phone gives the next deal.
+phone's seat re-bound to a new code, and the pledge each seat's phone makes for the next deal
+(companion/fairdeal.py: a hash of its bytes, revealed only once every pledge is public).
 Part of the Room (companion/room.py), under its lock and with its save-then-change commit:
 a claim is on disk before anyone is shown it, and a refused one changes nothing.
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 import copy
 import secrets
 
-from .fairdeal import add_contribution, checked_contribution
+from .fairdeal import checked_pledge, cleared, pledge_accepted, same_commitment, with_pledge
 from .refusals import (BadRequest, BotSeat, GameInProgress, NotYourSeat, OneSeatPerPhone,
                        SeatClaimed, UnknownToken)
 
@@ -97,14 +98,18 @@ class Claims:
             await self._commit(self._record(host_token=new_token(), host_phone=None))
             self._notice("host_replaced")
 
-    async def claim_seat(self, token: str, phone: str, given: str | None = None) -> int:
-        """`given`: the phone's randomness for the deal (64 hex digits), if it sent some."""
-        given = checked_contribution(given)
+    async def claim_seat(self, token: str, phone: str, commitment: str | None = None,
+                         pledge: str | None = None) -> int:
+        """`commitment` and `pledge`: the commitment the phone saw and its pledge for that
+        deal (64 hex digits each), if it sent them."""
+        given = checked_pledge(commitment, pledge)
         async with self._lock:
             return await self._claim(token, phone, given)
 
-    async def _claim(self, token: str, phone: str, given: str | None) -> int:
-        """A claim, under the lock."""
+    async def _claim(self, token: str, phone: str, given: tuple[str, str] | None) -> int:
+        """A claim, under the lock. A pledge echoing a commitment that is no longer pending
+        refuses the claim (nothing changed): the phone looks again. Once the reveal is open a
+        claim still takes its seat, and its pledge is not taken (the seat gets its filler)."""
         seat = self.seat_of(token)
         entry = self.lobby["seats"][seat]
         if entry["bot"]:
@@ -116,6 +121,12 @@ class Claims:
             self._notice("seat_claim_refused", seat=seat)
             raise SeatClaimed("this seat is already held by another phone; "
                               "the host can re-bind it")
+        fair = self.lobby["fair"]
+        promised = None
+        if given is not None:
+            same_commitment(fair, given[0])
+            if not fair["revealing"] and pledge_accepted(fair, seat, given[1]):
+                promised = given[1]
         if entry["phone"] is None:
             # One phone, one seat: a phone cannot hold two seats' secrets at once.
             if self.seat_of_phone(phone) is not None:
@@ -123,51 +134,54 @@ class Claims:
                 raise OneSeatPerPhone("this phone already holds another seat")
             lobby = copy.deepcopy(self.lobby)
             lobby["seats"][seat].update(phone=phone)
-            add_contribution(lobby, seat, given)
+            lobby["fair"] = with_pledge(fair, seat, promised)
             await self._commit(self._record(lobby=lobby), "room")
-        elif given is not None and self.lobby["fair"]["contributions"][seat] is None:
-            await self._contribute(seat, given)
+        elif promised is not None:
+            await self._pledged(seat, promised)
         return seat
 
-    async def contribute(self, token: str, phone: str | None, given: str) -> None:
-        """A seat's phone adds its randomness to the next deal (once per commitment: the
-        first one stands). How a phone takes part in a game dealt by "play again"."""
-        given = checked_contribution(given)
+    async def pledge(self, token: str, phone: str | None, commitment, pledge) -> None:
+        """A seat's phone pledges its bytes for the pending deal (once per commitment: the
+        first pledge stands, the same one again is fine). How a phone takes part in a game
+        dealt by "play again", or pledges after a claim made without one."""
+        given = checked_pledge(commitment, pledge)
         if given is None:
-            raise BadRequest("send 'contribution': 64 hex digits of the phone's randomness")
+            raise BadRequest("send 'commitment' and 'pledge': 64 hex digits each")
         async with self._lock:
             seat = self.check_seat(token, phone)
-            if self.lobby["fair"]["contributions"][seat] is None:
-                await self._contribute(seat, given)
+            same_commitment(self.lobby["fair"], given[0])
+            if pledge_accepted(self.lobby["fair"], seat, given[1]):
+                await self._pledged(seat, given[1])
 
-    async def _contribute(self, seat: int, given: str) -> None:
-        lobby = copy.deepcopy(self.lobby)
-        add_contribution(lobby, seat, given)
+    async def _pledged(self, seat: int, promised: str) -> None:
+        lobby = {**self.lobby, "fair": with_pledge(self.lobby["fair"], seat, promised)}
         await self._commit(self._record(lobby=lobby), "room")
 
     async def leave_seat(self, token: str, phone: str | None) -> int:
         """The seat's phone gives it up before the game is dealt (a wrong seat tapped): the
-        seat is free again under the same code, and what this phone gave for the deal goes
-        with it (the seat's rightful phone gives its own). Refused once the game is dealt:
-        then only the host moves a seat, with a re-bind."""
+        seat is free again under the same code, and what this phone pledged for the deal goes
+        with it (the seat's rightful phone pledges its own). Refused once the host started
+        the game (its reveal open) or it is dealt: then only the host moves a seat, with a
+        re-bind."""
         async with self._lock:
             seat = self.check_seat(token, phone)
-            if self.table is not None:
+            if self.table is not None or self.revealing:  # started: the phones reveal
                 raise GameInProgress("the game has started: only the host can move a seat "
                                      "now, with a re-bind")
             lobby = copy.deepcopy(self.lobby)
             lobby["seats"][seat]["phone"] = None
-            lobby["fair"]["contributions"][seat] = None
+            lobby["fair"] = cleared(lobby["fair"], seat)
             await self._commit(self._record(lobby=lobby), "room")
             return seat
 
-    async def host_sits(self, seat, phone: str | None, given: str | None = None, *,
-                        host: tuple) -> tuple[int, str]:
+    async def host_sits(self, seat, phone: str | None, commitment: str | None = None,
+                        pledge: str | None = None, *, host: tuple) -> tuple[int, str]:
         """The host's phone takes a seat to play it too, from the host's page: as if it had
-        scanned that seat's code (the same refusals). The seat's number and its code."""
+        scanned that seat's code (the same refusals, the same pledge). The seat's number and
+        its code."""
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise BadRequest("seat must be a seat number")
-        given = checked_contribution(given)
+        given = checked_pledge(commitment, pledge)
         async with self._lock:
             self._as_host(host)
             if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
@@ -208,7 +222,9 @@ class Claims:
     async def _new_code(self, seat: int, host: tuple | None, notice: str,
                         from_bot: bool) -> None:
         """A new code for the seat and no phone on it (from a bot's hands too, `from_bot`),
-        on disk before the kiosk and the phones are told (`notice`)."""
+        on disk before the kiosk and the phones are told (`notice`). What the old phone
+        pledged for the deal goes with it (fairdeal.cleared): the seat's new phone is
+        another's, and a kicked phone's bytes must not stand as the new one's."""
         async with self._lock:
             self._as_host(host)
             if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
@@ -219,9 +235,11 @@ class Claims:
             old = lobby["seats"][seat]["token"]
             lobby["retired"] = (lobby.get("retired", []) + [old])[-RETIRED:]
             lobby["seats"][seat].update(token=new_token(), phone=None)
+            lobby["fair"] = cleared(lobby["fair"], seat)
             if from_bot:
                 lobby["seats"][seat]["bot"] = False
             await self._commit(self._record(lobby=lobby))
             self._notice(notice, seat=seat)
             if self.table is not None:
                 self._tell(seat)  # the old phone's stream ends at its next message
+            await self._deal_if_revealed()  # the reveal no longer waits for this seat

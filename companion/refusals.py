@@ -35,6 +35,17 @@ class BadRequest(RoomError):
     code, status = "bad_request", 400
 
 
+class CommitmentChanged(RoomError):
+    """A phone pledged or revealed to a commitment that is no longer the pending one (a new
+    game was set up, or a game dealt, since it looked): nothing changed; it looks again."""
+    code, status = "commitment_changed", 409
+
+
+class UnknownGame(RoomError):
+    """No game with that number on this box."""
+    code, status = "unknown_game", 404
+
+
 class GameInProgress(RoomError):
     code, status = "game_in_progress", 409
 

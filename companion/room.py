@@ -16,7 +16,6 @@ came after it, and never after one that came before.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
@@ -25,35 +24,39 @@ from typing import Callable
 from .bots import Bots
 from .buttons import COLOURS, REFUSALS, lit_seats, press_command, press_refusal
 from .claims import Claims, new_token
+from .dealing import Dealing, _prepare_log
 from .darkmoon import BadSetup, RulesError, Setup
 from .darkmoon.views import waiting_view
 from .joining import table_token
 from .phones_first import PhonesFirst
-from .fairdeal import dealt_fair, fair_view, fresh_fair, kept_contributions, record_of
+from .fairdeal import fair_view, is_current
 from .store import EventStore, StoreError
-from .refusals import (BadRequest, BotSeat, GameInProgress, NotReady,  # noqa: F401
-                       NotYourSeat, OneSeatPerPhone, RoomError, SeatClaimed, StorageFailed,
-                       UnknownToken)
-from .table import PUBLIC, RULES_VERSION, Table
+from .refusals import (BadRequest, BotSeat, CommitmentChanged,  # noqa: F401
+                       GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone, RoomError,
+                       SeatClaimed, StorageFailed, UnknownGame, UnknownToken)
+from .table import PUBLIC, RULES_VERSION, OtherRules, Table
 
 SETTING = "room"
-EVERY_SEAT_CLAIMED = "status cards are dealt once every seat is claimed"
 NOTICES = 8  # recent public notices (a refused scan, a re-bound phone) the kiosk shows
+REVEALED = 8  # replaced games whose records the room names as public now
 log = logging.getLogger(__name__)
 
 
 Listener = Callable[[object, dict | None], None]
 
 
-class Room(Claims):
+class Room(Claims, Dealing):
     """One table's room. `audience` for listeners: PUBLIC, a seat number, or "room"
-    (lobby changes: claims, notices, a new game set up)."""
+    (lobby changes: claims, notices, a new game set up). `reveal_wait`: seconds from the
+    opening of the reveal to the deal, for phones that never reveal (companion/dealing.py)."""
 
     def __init__(self, store: EventStore, *, seed: int | None = None,
-                 bot_delay: float = 1.0, demo: bool = False):
+                 bot_delay: float = 1.0, demo: bool = False, reveal_wait: float = 10.0):
         self.store = store
         self.seed = seed
         self.demo = demo
+        self.reveal_wait = reveal_wait
+        self.box = store.box()  # this box's identity, bound into every commitment
         self.loop: asyncio.AbstractEventLoop | None = None
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="table-writer")
         self._lock = asyncio.Lock()  # room changes and command authorisation, in order
@@ -67,24 +70,24 @@ class Room(Claims):
         self.host_token: str = saved.get("host_token") or new_token()
         self.host_phone: str | None = saved.get("host_phone")
         self.lang: str = saved.get("lang", "en")
+        # The last number a secret was committed to (never reused, even if never dealt) and
+        # the replaced games whose records were revealed at once.
+        self.reserved: int = saved.get("reserved", 0)
+        self.revealed: list[int] = saved.get("revealed", [])
         # Never changed in place once shown: a change builds a new lobby and replaces it.
         self.lobby: dict | None = saved.get("lobby")
         self.table: Table | None = None
-        self.games_dealt = store.latest_game() or 0  # every game this store has dealt
-        self._records: dict[int, dict] = {}  # fair records of games over, built once
-        if self.lobby and "fair" not in self.lobby:  # stored before fair dealing
-            self.lobby = {**self.lobby, "fair": fresh_fair(len(self.lobby["seats"]))}
-        if self.lobby:
-            self.lobby = kept_contributions(self.lobby)
+        self.games_dealt = store.games_stored()  # every game this store has dealt
+        self._records: dict[int, dict] = {}  # fair records, built once
         if self.lobby and self.lobby.get("game_id") is not None:
-            if store.meta(self.lobby["game_id"]).get("rules_version") != RULES_VERSION:
-                # Stored by a version with other rules (the Pi was updated since): it may not
-                # replay, and is no damage. It stays in the store; the room starts afresh.
-                log.warning("game %s was stored under other rules: not resumed",
-                            self.lobby["game_id"])
+            self.table = _resumed(store, self.lobby["game_id"])
+            if self.table is None:  # no damage: it stays in the store, the room starts afresh
                 self.lobby = None
-            else:
-                self.table = Table.resume(store, self.lobby["game_id"])
+        if self.lobby and not is_current(self.lobby.get("fair")):
+            # Stored before darkmoon-fair/2 (bytes sent in the clear, bound to no number):
+            # committed afresh, under the next number, before anyone pledges.
+            fair, self.reserved = self._fresh_fair(len(self.lobby["seats"]))
+            self.lobby = {**self.lobby, "fair": fair}
         # Before the loop serves anyone: the first host code is on disk before it is shown.
         # A restart finds it there as it was: no commit (and its fsync) before the first frame.
         record = self._record()
@@ -97,13 +100,16 @@ class Room(Claims):
         """Run on `loop` (the kiosk's): table changes come back to it, bots play on it."""
         self.loop = loop
         self._schedule_bots()
+        if self.revealing:  # restarted while revealing: the phones get their time again
+            self._wait_for_reveals()
 
     # --- persistence: save, then change ---
 
     def _record(self, **changes) -> dict:
         """The room's record as it stands, with `changes`: what a change writes."""
         record = {"host_token": self.host_token, "host_phone": self.host_phone,
-                  "lang": self.lang, "lobby": self.lobby}
+                  "lang": self.lang, "lobby": self.lobby, "reserved": self.reserved,
+                  "revealed": self.revealed}
         record.update(changes)
         return record
 
@@ -127,6 +133,7 @@ class Room(Claims):
         await self._write(self.store.put_setting, SETTING, record)
         self.host_token, self.host_phone = record["host_token"], record["host_phone"]
         self.lang, self.lobby = record["lang"], record["lobby"]
+        self.reserved, self.revealed = record["reserved"], record["revealed"]
         for audience in audiences:
             self._tell(audience)
 
@@ -144,16 +151,18 @@ class Room(Claims):
     def room_view(self) -> dict:
         """What everyone may know about the room: no tokens, no phones, only who has joined."""
         lobby = self.lobby
-        given = lobby["fair"]["contributions"] if lobby else []
+        fair = lobby["fair"] if lobby else {"pledges": [], "values": []}
         return {
             "phase": self.phase, "lang": self.lang, "demo": self.demo,
             "host_claimed": self.host_phone is not None,
             "seats": [] if lobby is None else [
                 {"seat": i, "name": name, "claimed": s["phone"] is not None, "bot": s["bot"],
-                 "contributed": given[i] is not None}
+                 "pledged": fair["pledges"][i] is not None,
+                 "revealed": fair["values"][i] is not None}
                 for i, (name, s) in enumerate(zip(lobby["setup"]["names"], lobby["seats"]))],
             "notices": list(self.notices), "notice_count": self.notice_count,
-            "fair": fair_view(self.table, lobby, self.games_dealt),
+            "fair": fair_view(self.table, lobby, self.games_dealt, self.revealed,
+                              self._deal_in()),
         }
 
     def kiosk_view(self) -> dict:
@@ -183,7 +192,9 @@ class Room(Claims):
     async def new_game(self, setup: dict, *, lang: str | None = None, bots: list[int] = (),
                        replace: bool = False, host: tuple | None = None) -> None:
         """Set up the next game: names and options now, statuses dealt at start() once every
-        seat is claimed. Refused while a game is being played unless `replace`."""
+        seat is claimed. Refused while a game is being played unless `replace`: a replaced
+        game's record is revealed at once (its deal can be checked), and the kiosk says so.
+        A lobby never dealt is dropped with its secret (it dealt nothing), its number spent."""
         async with self._lock:
             self._as_host(host)
             if self.phase == "play" and not replace:
@@ -194,11 +205,18 @@ class Room(Claims):
                 raise BadSetup("bots must be seat numbers")
             lobby = {"setup": parsed.to_json(), "game_id": None,
                      "seats": [{"token": new_token(), "phone": None, "bot": i in bots}
-                               for i in range(len(parsed.names))],
-                     "fair": fresh_fair(len(parsed.names))}  # committed before any claim
-            await self._commit(self._record(lobby=lobby, lang=_lang(lang or self.lang)))
+                               for i in range(len(parsed.names))]}
+            lobby["fair"], number = self._fresh_fair(len(parsed.names))  # before any claim
+            replaced = self.table.game_id if self.phase == "play" and self.table.fair else None
+            revealed = self.revealed if replaced is None else (
+                self.revealed + [replaced])[-REVEALED:]
+            await self._commit(self._record(lobby=lobby, lang=_lang(lang or self.lang),
+                                            reserved=number, revealed=revealed))
+            self._stop_waiting()
             self.table = None
             self._tell("room")
+            if replaced is not None:
+                self._notice("game_revealed", game=replaced)
 
     @property
     def can_start(self) -> bool:
@@ -212,68 +230,10 @@ class Room(Claims):
         return self.lobby is not None and all(s["phone"] is not None or s["bot"]
                                               for s in self.lobby["seats"])
 
-    async def start(self, *, host: tuple | None = None) -> None:
-        async with self._lock:
-            self._as_host(host)
-            if self.lobby is None:
-                raise NotReady("set up a game first")
-            if self.table is not None:
-                raise GameInProgress("the game has already started")
-            if not self.can_start:
-                raise NotReady(EVERY_SEAT_CLAIMED)
-            await self._deal(self.seed)
-
-    async def play_again(self, *, host: tuple | None = None) -> None:
-        """After a game: the same setup, the same phones on the same seats (their codes stay
-        theirs), and a new game dealt at once. Statuses, characters left to chance and the
-        decks are dealt afresh."""
-        async with self._lock:
-            self._as_host(host)
-            if self.phase != "over":
-                raise GameInProgress("play again once the game is over")
-            if not self.seats_held:  # what start refuses: nobody's status dealt to no phone
-                raise NotReady(EVERY_SEAT_CLAIMED)
-            # a seeded room (tests, a demo with --seed) deals another game, not the same one
-            await self._deal(None if self.seed is None else self.seed * 1000 + self.table.game_id)
-
-    async def _deal(self, seed: int | None) -> None:
-        """Deal a game for the lobby's seats (under the lock): stored, then shown to all.
-        The secret committed to is the lobby's, mixed with what the seats' phones gave; the
-        Pi gives for the others (bots, phones that gave nothing). The next game's secret is
-        drawn and committed to at once, so the phones can give for it before it is dealt."""
-        table = await self._write(Table.new, self.store, self.lobby["setup"], seed,
-                                  dealt_fair(self.lobby))
-        lobby = copy.deepcopy(self.lobby)
-        lobby["game_id"] = table.game_id
-        lobby["fair"] = fresh_fair(len(lobby["seats"]))
-        await self._commit(self._record(lobby=lobby))
-        self.table = table
-        self.games_dealt = max(self.games_dealt, table.game_id)
-        # Before the game's first command, on the writer but not awaited: its commits then
-        # overwrite a log file of full size instead of growing it (EventStore.prepare_log).
-        self._writer.submit(_prepare_log, self.store)
-        self._tell("room")
-        self._tell(PUBLIC)
-        for seat in range(len(lobby["seats"])):
-            self._tell(seat)
-        self._schedule_bots()
-
     async def set_lang(self, lang: str, *, host: tuple | None = None) -> None:
         async with self._lock:
             self._as_host(host)
             await self._commit(self._record(lang=_lang(lang)), "room")
-
-    async def fair_record(self) -> dict:
-        """The record of the game just played, with its secret: only once it is over."""
-        table = self.table
-        if table is None or not table.over:
-            raise NotReady("the record and the secret are revealed when the game is over")
-        if table.fair is None:
-            raise NotReady("this game was dealt from a seed (a test or a demo): "
-                           "it cannot be verified")
-        if table.game_id not in self._records:
-            self._records = {table.game_id: await self._write(record_of, table)}
-        return self._records[table.game_id]
 
     # --- commands ---
 
@@ -409,15 +369,22 @@ class Room(Claims):
         self._bots.schedule()
 
     async def close(self) -> None:
+        self._stop_waiting()
         self._bots.cancel()
         self._writer.shutdown(wait=True)
 
 
-def _prepare_log(store: EventStore) -> None:
+def _resumed(store: EventStore, game_id: int) -> Table | None:
+    """The stored game the room was playing, or None if this version cannot go on with it:
+    stored under other rules, or dealt under darkmoon-fair/1 (the Pi was updated since)."""
+    if store.meta(game_id).get("rules_version") != RULES_VERSION:
+        log.warning("game %s was stored under other rules: not resumed", game_id)
+        return None
     try:
-        store.prepare_log()
-    except (sqlite3.Error, OSError) as error:  # commits are only slower: nothing is lost
-        log.warning("could not prepare the store's log: %s", error)
+        return Table.resume(store, game_id)
+    except OtherRules as error:  # an earlier fair procedure (damage is the salvage's)
+        log.warning("game %s is not resumed: %s", game_id, error)
+        return None
 
 
 def _lang(lang) -> str:

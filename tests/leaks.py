@@ -171,8 +171,10 @@ def check_public_facts(g, event: dict) -> None:
 
 def fair_secrets(room) -> list[str]:
     """What fair dealing keeps secret until the game is over (companion/fair.py): the game's
-    secret and the seats' contributions, and the secret the next game will be dealt from."""
-    hidden = [room.lobby["fair"]["secret"]]
+    secret and the bytes it was dealt from (the phones' revealed values and the fillers),
+    the next game's secret and any value already revealed for it."""
+    pending = room.lobby["fair"]
+    hidden = [pending["secret"], *(v for v in pending["values"] if v is not None)]
     if room.table is not None and room.table.fair is not None:
         hidden += [room.table.fair.secret, *room.table.fair.contributions]
     return hidden

@@ -14,7 +14,12 @@ from companion.room import (BadRequest, BotSeat, GameInProgress, NotYourSeat, On
 from companion.store import EventStore
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
-GIVEN = ["a" * 64, "b" * 64, "c" * 64]
+GIVEN = ["a" * 64, "b" * 64, "c" * 64]  # pledges: a hash of each phone's bytes
+
+
+def pledged(room: Room, given: str) -> tuple[str, str]:
+    """The commitment the phone was shown, and its pledge for that deal."""
+    return room.lobby["fair"]["commitment"], given
 
 
 def open_room(tmp_path, **kw) -> Room:
@@ -36,31 +41,31 @@ async def test_a_wrong_tap_is_given_back_and_the_right_phone_takes_the_seat_with
         tmp_path):
     room = await lobby_room(tmp_path)
     codes, table = tokens(room), room.kiosk_view()["table_token"]
-    await room.claim_seat(codes[2], "cai-phone", GIVEN[2])   # Cai sits, and stays
-    await room.claim_seat(codes[1], "ana-phone", GIVEN[0])   # Ana taps Ben's seat by mistake
+    await room.claim_seat(codes[2], "cai-phone", *pledged(room, GIVEN[2]))  # Cai sits, stays
+    await room.claim_seat(codes[1], "ana-phone", *pledged(room, GIVEN[0]))  # Ana: Ben's seat
     assert await room.leave_seat(codes[1], "ana-phone") == 1
     # Free again, under the same code: the kiosk shows it again, the table code is the same
     assert tokens(room) == codes and room.kiosk_view()["table_token"] == table
     assert room.kiosk_view()["seat_tokens"][1] == codes[1]
     assert [s["claimed"] for s in room.room_view()["seats"]] == [False, False, True, False]
     assert table_seats(room.kiosk_view(), table)[1]["token"] == codes[1]
-    # Ana's randomness went with her: Ben's phone gives its own
-    assert room.lobby["fair"]["contributions"][1] is None
+    # Ana's pledge went with her: Ben's phone pledges its own
+    assert room.lobby["fair"]["pledges"][1] is None
     # the phone that left cannot act for the seat any more
     with pytest.raises(NotYourSeat):
         room.check_seat(codes[1], "ana-phone")
     with pytest.raises(NotYourSeat):
-        await room.contribute(codes[1], "ana-phone", GIVEN[0])
+        await room.pledge(codes[1], "ana-phone", *pledged(room, GIVEN[0]))
     with pytest.raises(NotYourSeat):
         await room.leave_seat(codes[1], "ana-phone")
     # Ana takes her own seat, Ben his, with the codes they had: Cai never noticed
-    assert await room.claim_seat(codes[0], "ana-phone", GIVEN[0]) == 0
-    assert await room.claim_seat(codes[1], "ben-phone", GIVEN[1]) == 1
-    assert room.lobby["fair"]["contributions"][:3] == GIVEN
+    assert await room.claim_seat(codes[0], "ana-phone", *pledged(room, GIVEN[0])) == 0
+    assert await room.claim_seat(codes[1], "ben-phone", *pledged(room, GIVEN[1])) == 1
+    assert room.lobby["fair"]["pledges"][:3] == GIVEN
     assert room.check_seat(codes[2], "cai-phone") == 2
     await room.claim_seat(codes[3], "dee-phone")
-    await room.start()
-    assert room.phase == "play"
+    await room.start()  # the game starts: the phones that pledged reveal their bytes first
+    assert room.revealing and room.room_view()["fair"]["pending"]["pledges"][:3] == GIVEN
 
 
 async def test_only_the_seats_own_phone_leaves_it_and_a_refusal_changes_nothing(tmp_path):
@@ -96,7 +101,7 @@ async def test_a_leave_the_store_refuses_changes_nothing(tmp_path):
     room = Room(EventStore(path, busy_ms=100), seed=5)
     await room.new_game({"names": NAMES})
     codes = tokens(room)
-    await room.claim_seat(codes[0], "ana-phone", GIVEN[0])
+    await room.claim_seat(codes[0], "ana-phone", *pledged(room, GIVEN[0]))
     before = (room.lobby, room.room_view())
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
@@ -159,9 +164,10 @@ async def test_the_host_who_plays_takes_a_seat_from_the_hosts_page(tmp_path):
     host = (room.host_token, "host-phone")
     codes = tokens(room)
     assert room.host_seat("host-phone", host=host) == (None, None)
-    assert await room.host_sits(2, "host-phone", GIVEN[2], host=host) == (2, codes[2])
+    assert await room.host_sits(2, "host-phone", *pledged(room, GIVEN[2]),
+                                host=host) == (2, codes[2])
     assert room.host_seat("host-phone", host=host) == (2, codes[2])
-    assert room.lobby["fair"]["contributions"][2] == GIVEN[2]
+    assert room.lobby["fair"]["pledges"][2] == GIVEN[2]
     assert room.check_seat(codes[2], "host-phone") == 2
     # its seat page, and only its, is told the host's code (its host controls live there)
     assert room.host_of_seat(codes[2], "host-phone") == room.host_token

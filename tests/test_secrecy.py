@@ -12,6 +12,7 @@ import socket
 
 import aiohttp
 
+from companion.fair import pledge
 from companion.lang import LANGS, text
 from companion.lang.facts import extra_values, fact_key
 from companion.lang.words import Words
@@ -86,10 +87,14 @@ async def read_stream(session, url: str, into: list) -> None:
 async def play_and_record(tmp_path, players, seed, variants, lang):
     room = Room(EventStore(tmp_path / f"g{seed}.db"), seed=None if seed in FAIR else seed)
     await room.new_game({"names": NAMES[:players], "variants": list(variants)}, lang=lang)
+    commit = room.lobby["fair"]["commitment"]
+    values = [f"{i:02x}" * 32 for i in range(players)]  # each phone's bytes, pledged
     for i, seat in enumerate(room.lobby["seats"]):
-        await room.claim_seat(seat["token"], f"phone-{i}", f"{i:02x}" * 32)
+        await room.claim_seat(seat["token"], f"phone-{i}", commit, pledge(commit, values[i]))
     await room.claim_host(room.host_token, "phone-0")
-    await room.start()
+    await room.start()  # the reveal opens; the last phone's reveal deals
+    for i, seat in enumerate(room.lobby["seats"]):
+        await room.reveal(seat["token"], f"phone-{i}", commit, values[i])
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     app = KioskApp(room, port=port, listen_host="127.0.0.1", base_url=base, serve=True)
@@ -160,9 +165,9 @@ async def test_no_private_fact_reaches_the_kiosk_or_the_public_endpoints(tmp_pat
                     check_kiosk_text(g, line, secrets, lang, room.table.facts)
                 assert not any(s["token"] in body for s in room.lobby["seats"])
                 check_fair_secrets(body, fair_secrets(room))
-        if seed in FAIR:  # the kiosk showed the commitment the game was dealt from
-            fingerprint = room.room_view()["fair"]["fingerprint"]
-            assert any(fingerprint in json.dumps(json.loads(b)["room"]) for b in polled)
+        if seed in FAIR:  # the kiosk showed the commitment the game was dealt from, whole
+            dealt = room.room_view()["fair"]["commitment"]
+            assert any(dealt in json.dumps(json.loads(b)["room"]) for b in polled)
 
 
 def test_status_names_differ_per_infected_card():

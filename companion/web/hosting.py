@@ -48,16 +48,25 @@ async def host_game(request: web.Request) -> web.Response:
     return web.json_response(host_payload(room, lang_of(request, room)))
 
 
+def dealt(room: Room, before: int | None) -> dict:
+    """What start and play again answer: the new game's state, or (the phones revealing
+    their bytes first) no state yet and `revealing`."""
+    if room.revealing or room.table is None or room.table.game_id == before:
+        return {"state_id": None, "revealing": room.revealing}
+    return {"state_id": room.table.state_id}
+
+
 async def host_start(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
     await saved(request, room.start(host=host_of(request)))
-    return web.json_response({"state_id": room.table.state_id})
+    return web.json_response(dealt(room, None))
 
 
 async def host_again(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
+    before = room.table and room.table.game_id
     await saved(request, room.play_again(host=host_of(request)))
-    return web.json_response({"state_id": room.table.state_id})
+    return web.json_response(dealt(room, before))
 
 
 async def host_correct(request: web.Request) -> web.Response:
@@ -82,7 +91,8 @@ async def host_sit(request: web.Request) -> web.Response:
     body = await body_of(request)
     room = request.app[ROOM_KEY]
     seat, token = await saved(request, room.host_sits(
-        body.get("seat"), request[PHONE], body.get("contribution"), host=host_of(request)))
+        body.get("seat"), request[PHONE], body.get("commitment"), body.get("pledge"),
+        host=host_of(request)))
     return web.json_response({"seat": seat, "token": token})
 
 

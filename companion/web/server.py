@@ -18,7 +18,7 @@ from ..darkmoon.data import (CHARACTERS, EVENTS, FACES, FATIGUE_TOKENS, FINAL_EV
                              THREATS_MODULE, VARIANTS)
 from ..joining import table_seats
 from ..lang import LANGS, catalogue
-from ..room import PUBLIC, Room
+from ..room import PUBLIC, BadRequest, Room
 from . import guard
 from .files import Files
 from .hosting import add_host_routes
@@ -68,10 +68,12 @@ async def join_get(request: web.Request) -> web.Response:
 
 async def seat_claim(request: web.Request) -> web.Response:
     room = request.app[ROOM_KEY]
-    body = await body_of(request)  # {"contribution": hex}: the phone's part of the deal
+    # {"commitment": hex, "pledge": hex}: the commitment the phone saw and its pledge to
+    # its bytes for that deal (both or neither)
+    body = await body_of(request)
     seat = await saved(request, room.claim_seat(
         request.match_info["token"], request[PHONE] or new_phone(request),
-        body.get("contribution")))
+        body.get("commitment"), body.get("pledge")))
     return web.json_response({"seat": seat})
 
 
@@ -94,33 +96,53 @@ async def seat_host(request: web.Request) -> web.Response:
                                                         request[PHONE])})
 
 
-async def seat_contribute(request: web.Request) -> web.Response:
+async def seat_pledge(request: web.Request) -> web.Response:
+    """The seat's phone pledges its bytes for the pending deal: {"commitment", "pledge"}."""
     room = request.app[ROOM_KEY]
     body = await body_of(request)
-    await saved(request, room.contribute(request.match_info["token"], request[PHONE],
-                                         body.get("contribution")))
-    return web.json_response({"contributed": True})
+    await saved(request, room.pledge(request.match_info["token"], request[PHONE],
+                                     body.get("commitment"), body.get("pledge")))
+    return web.json_response({"pledged": True})
 
 
-# --- fair dealing: the record at game over, and the page that checks it ---
+async def seat_reveal(request: web.Request) -> web.Response:
+    """The seat's phone reveals the bytes it pledged, once the reveal is open:
+    {"commitment", "value"}. `dealt`: this was the last reveal, and the game is dealt."""
+    room = request.app[ROOM_KEY]
+    body = await body_of(request)
+    dealt = await saved(request, room.reveal(request.match_info["token"], request[PHONE],
+                                             body.get("commitment"), body.get("value")))
+    return web.json_response({"revealed": True, "dealt": dealt})
+
+
+# --- fair dealing: the records that may be revealed, and the page that checks them ---
 
 async def fair_record(request: web.Request) -> web.Response:
-    record = await request.app[ROOM_KEY].fair_record()  # refused until the game is over
+    """?game=N: that game's record; without it, the room's game. Refused for the game in
+    play (its secret holds every future die)."""
+    game = request.query.get("game")
+    if game is not None:
+        if not game.isascii() or not game.isdigit() or len(game) > 18:
+            raise BadRequest("game must be a game's number")
+        game = int(game)
+    record = await request.app[ROOM_KEY].fair_record(game)
     return web.json_response(record, headers={"Cache-Control": "no-store"})
 
 
 async def verify_page(request: web.Request) -> web.Response:
-    """The verify page with its script and words inlined: one file, so a saved copy checks
-    a saved record with no Pi and no internet."""
+    """The verify page with its scripts (the checker the phones share, then the page's own)
+    and words inlined: one file, so a saved copy checks a saved record with no Pi and no
+    internet."""
     room = request.app[ROOM_KEY]
     lang = lang_of(request, room)
     words = {k: v for k, v in catalogue(lang).items() if k.startswith("phone.verify.")}
     text = json.dumps(words, ensure_ascii=False).replace("</", "<\\/")
-    script = (STATIC / "verify.js").read_text(encoding="utf-8").replace("</script", "<\\/script")
     html = (STATIC / "verify.html").read_text(encoding="utf-8")
     html = html.replace('<html lang="en">', f'<html lang="{lang}">').replace(
-        "<!--TEXT-->", f'<script type="application/json" id="verify-text">{text}</script>').replace(
-        '<script src="verify.js"></script>', f"<script>\n{script}</script>")
+        "<!--TEXT-->", f'<script type="application/json" id="verify-text">{text}</script>')
+    for name in ("fair-check.js", "verify.js"):
+        script = (STATIC / name).read_text(encoding="utf-8").replace("</script", "<\\/script")
+        html = html.replace(f'<script src="{name}"></script>', f"<script>\n{script}</script>")
     return web.Response(text=html, content_type="text/html")
 
 
@@ -185,7 +207,8 @@ def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
     app.router.add_get("/api/board/events", board_events)
     app.router.add_get("/api/join/{token}", join_get)
     app.router.add_post("/api/seat/{token}/claim", seat_claim)
-    app.router.add_post("/api/seat/{token}/contribute", seat_contribute)
+    app.router.add_post("/api/seat/{token}/pledge", seat_pledge)
+    app.router.add_post("/api/seat/{token}/reveal", seat_reveal)
     app.router.add_post("/api/seat/{token}/leave", seat_leave)
     app.router.add_get("/api/seat/{token}/host", seat_host)
     app.router.add_get("/fair", verify_page)

@@ -38,8 +38,9 @@ async def test_a_phone_leaves_a_seat_in_the_lobby_and_nobody_else_scans_again(
     assert [s["claimed"] for s in view["room"]["seats"]] == [True, False, True, True]
     # the phone that left can no longer act for the seat
     await refused(await wrong.get(table.seat_url(1)), 403, "not_your_seat")
-    await refused(await wrong.post(table.seat_url(1, "/contribute"),
-                                   json={"contribution": "a" * 64}), 403, "not_your_seat")
+    pledge = {"commitment": room.lobby["fair"]["commitment"], "pledge": "a" * 64}
+    await refused(await wrong.post(table.seat_url(1, "/pledge"), json=pledge), 403,
+                  "not_your_seat")
     # the rightful phone claims it with the code the kiosk showed from the start
     ben = new_phone()
     assert await (await ben.post(f"/api/seat/{codes[1]}/claim")).json() == {"seat": 1}
@@ -87,16 +88,22 @@ async def test_the_host_takes_a_seat_from_the_hosts_page_and_only_its_seat_page_
     await refused(await host.post(f"{table.host_url}/seat", json={"seat": 7}), 404,
                   "unknown_token")
     await refused(await host.post(f"{table.host_url}/seat",
-                                  json={"seat": 1, "contribution": "XYZ"}), 400, "bad_request")
+                                  json={"seat": 1, "commitment": "XYZ", "pledge": "d" * 64}),
+                  400, "bad_request")
+    stale = "e" * 64  # a commitment no longer pending: the host's page must look again
+    await refused(await host.post(f"{table.host_url}/seat",
+                                  json={"seat": 1, "commitment": stale, "pledge": "d" * 64}),
+                  409, "commitment_changed")
     # only the host's phone
     await refused(await ana.post(f"{table.host_url}/seat", json={"seat": 1}), 403,
                   "not_your_seat")
     await refused(await ana.get(f"{table.host_url}/seat"), 403, "not_your_seat")
     assert [s["phone"] is None for s in room.lobby["seats"]] == [False, True, True, True]
-    sat = await host.post(f"{table.host_url}/seat", json={"seat": 1, "contribution": "d" * 64})
+    sat = await host.post(f"{table.host_url}/seat", json={
+        "seat": 1, "commitment": room.lobby["fair"]["commitment"], "pledge": "d" * 64})
     assert sat.headers["Cache-Control"] == "no-store"
     assert await sat.json() == {"seat": 1, "token": codes[1]}
-    assert room.lobby["fair"]["contributions"][1] == "d" * 64
+    assert room.lobby["fair"]["pledges"][1] == "d" * 64
     assert await (await host.get(f"{table.host_url}/seat")).json() == {"seat": 1,
                                                                       "token": codes[1]}
     # the host's seat page is told the host's code; any other seat page is told none
