@@ -1,115 +1,390 @@
-"""Fair dealing in Chromium (issue 14): each seat page gives the browser's own randomness when
-it claims and shows the commitment before statuses are dealt; at game over the verify page
-checks the record, served by the Pi and, saved, from file:// with the network off."""
+"""Fair dealing on the phones, in Chromium (darkmoon-fair/2): each seat page keeps 32 bytes of
+its own for the seal it saw, pledges their hash before it gives anything, opens them once
+every pledge is public, and at game over checks the record by itself and says so.
+
+Before, a phone sent its bytes in the clear at its claim and forgot them: the Pi could swap
+them for its own unseen, every reload sent new ones, and the record still verified.
+"""
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import random
+import re
 
-import aiohttp
+from playwright.async_api import Page
 
+from companion import dealing
+from companion.darkmoon.data import FACES
+from companion.darkmoon.errors import RulesError
+from companion.fair import code, draw_value, pledge
+from companion.lang import catalogue
 from companion.simulate import choice_for
 
-from test_browser_kit import (NAMES, WAIT, Phones, browser, seat_path, served,  # noqa: F401
-                              showing)
+from test_browser_kit import (NAMES, PHONE, WAIT, Phones, browser, dealt,  # noqa: F401
+                              seat_path, served, showing)
+
+EN = catalogue("en")
 
 
-async def test_phones_give_randomness_see_the_commitment_and_check_the_deal_offline(
-        served, browser, tmp_path):
+async def open_seat(phones: Phones, token: str, posts: list) -> Page:
+    """A seat's page on a phone of its own, every POST it makes noted in `posts` (from its
+    very first request: the claim and its pledge)."""
+    context = await phones.browser.new_context(**PHONE)
+    context.on("request", lambda r: posts.append((r.url, json.loads(r.post_data or "{}")))
+               if r.method == "POST" else None)
+    page = await context.new_page()
+    page.set_default_timeout(WAIT * 1000)
+    page.on("pageerror", lambda error: phones.errors.append(f"{token}: {error}"))
+    await page.goto(phones.base + seat_path(token))
+    return page
+
+
+async def sealed(page: Page) -> None:
+    """The page's own bytes are kept and their pledge is in the room."""
+    await page.wait_for_function(
+        "(words) => { const p = document.querySelector('.lobby .fair-given');"
+        " return p && p.textContent === words; }", arg=EN["phone.fair.sealed"])
+
+
+async def play_to_the_end(room, humans: list[int], pages: list[Page]) -> None:
+    """The players' moves (the simulator's helpful player, for the seats with a phone; the
+    bots play their own), every phone watching."""
+    rng = random.Random(3)
+    async with asyncio.timeout(120):
+        while not room.table.over:
+            g = room.table.state
+            seats = [s for s in g.pending.seats if s in humans]
+            if not seats:
+                await asyncio.sleep(0.01)  # a bot's move
+                continue
+            seat = rng.choice(seats)
+            try:
+                await room.submit(seat, {**choice_for(g, seat, rng), "state_id": g.state_id})
+            except RulesError:
+                pass  # a bot moved first: look again
+    await showing(pages, room.table.state_id)
+
+
+async def checked(page: Page) -> tuple[str, str]:
+    """The phone's own verdict on the deal, once it has one, and what it says."""
+    result = page.locator("#fair-result:not([data-fair-check=checking])")
+    await result.wait_for()
+    return await result.get_attribute("data-fair-check"), await result.inner_text()
+
+
+async def fair_section(page: Page, mine: list[str]) -> str:
+    """The fair section as a glance sees it, with this phone's own random codes masked."""
+    html = await page.inner_html("#fair")
+    for code_ in mine:
+        html = html.replace(code_, "MINE")
+    return html
+
+
+async def test_every_phone_checks_the_whole_game_by_itself_and_finds_it_fair(served, browser):
     room = served.room
     room.seed = None  # the kit's room is seeded: this one deals fair, from a secret
     phones = Phones(browser, served.base)
-    await room.new_game({"names": NAMES})
-    fingerprint = room.room_view()["fair"]["fingerprint"]
-    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
-    for page in pages:  # before the deal: the commitment, and this phone's part given
-        await page.wait_for_selector(".lobby .fair-given")
-        await page.wait_for_function(
-            "() => document.querySelector('.fair-given').textContent.includes('has added')")
-        assert fingerprint in await page.locator(".lobby .fair").inner_text()
-    given = room.lobby["fair"]["contributions"]
-    assert all(len(g) == 64 for g in given) and len(set(given)) == len(NAMES)
-    await room.start()
-    assert room.table.fair.contributions == given  # the browsers' bytes went into the deal
-    await showing(pages, room.table.state_id)
-    assert fingerprint in await pages[0].locator("#fair").inner_text()
-    # the next game's secret is committed at the deal: every phone gives for it at once, so
-    # "play again" deals from randomness given after its commitment
+    await room.new_game({"names": NAMES + ["Eve"]}, bots=[4])  # 2 Infected in 5: both kinds
+    pending = room.room_view()["fair"]["pending"]
+    commit = pending["commitment"]
+    posts: list[list] = [[] for _ in NAMES]
+    pages = [await open_seat(phones, s["token"], posts[i])
+             for i, s in enumerate(room.lobby["seats"][:4])]
+    for page in pages:
+        await sealed(page)
+        fair = await page.inner_text(".lobby .fair")  # the seal it saw, and its own bytes' code
+        assert f"Seal of game {pending['game']}: {code(commit)}" in fair
+        assert re.search(r"Your phone's own part: [0-9A-F]{4}( [0-9A-F]{4}){3}", fair)
+
+    # A reload while joining sends the same pledge again: the bytes it kept, not new ones.
+    pledged = room.lobby["fair"]["pledges"][2]
+    await pages[2].reload()
+    await sealed(pages[2])
+    for seat, sent in enumerate(posts):
+        claims = [body for url, body in sent if url.endswith(("/claim", "/pledge"))]
+        assert claims and {(b["commitment"], b["pledge"]) for b in claims} == \
+            {(commit, room.lobby["fair"]["pledges"][seat])}, seat
+    assert len([1 for url, _ in posts[2] if url.endswith("/claim")]) == 2
+    assert room.lobby["fair"]["pledges"][2] == pledged
+    assert room.lobby["fair"]["pledges"][4] is None  # the bot's seat: its filler
+
+    await room.start()  # the reveal opens; the deal follows the last phone's bytes
+    await dealt(room)
+    for page in pages:  # the game is on (the bot may have moved already)
+        await page.wait_for_selector("body:not([data-state=lobby])[data-state]", state="attached")
+    values = room.table.fair.contributions
+    for seat, sent in enumerate(posts):
+        reveals = [body for url, body in sent if url.endswith("/reveal")]
+        assert reveals and all(b == {"commitment": commit, "value": values[seat]}
+                               for b in reveals)
+        assert pledge(commit, values[seat]) == room.table.fair.pledges[seat]
+
+    # During play every phone pledges for the next game's seal as soon as it is published.
     async with asyncio.timeout(WAIT):
-        while None in room.lobby["fair"]["contributions"]:
+        while None in room.lobby["fair"]["pledges"][:4]:
             await asyncio.sleep(0.05)
-    assert not set(room.lobby["fair"]["contributions"]) & set(given)
-    for page in pages[1:]:  # one phone watches the game to its end
-        await page.context.close()
-    rng = random.Random(1)
-    while not room.table.over:
-        g = room.table.state
-        seat = rng.choice(g.pending.seats)
-        await room.submit(seat, choice_for(g, seat, rng))
-    await showing(pages[:1], room.table.state_id)
-    link = pages[0].locator("#fair a[href='/fair']")
-    assert await link.count() == 1
+    following = room.lobby["fair"]["pledges"]
+    assert not set(following[:4]) & set(room.table.fair.pledges)
+    upcoming = room.lobby["fair"]["commitment"]
+    for page in pages:
+        await page.wait_for_function(
+            "(words) => [...document.querySelectorAll('#fair .fair-given')]"
+            ".some((p) => p.textContent === words)", arg=EN["phone.fair.sealed"])
 
-    # Served by the Pi: the page fetches the game's record itself.
-    check = await phones.open("/fair")
-    await check.wait_for_selector("#result[data-result]")
-    assert await check.get_attribute("#result", "data-result") == "verified"
-    assert f"game {room.table.game_id}" in await check.inner_text("#result")
+    # Nothing to a glance: an Infected and an Uninfected phone's fair sections are alike but
+    # for each phone's own random codes (its bytes for this game and for the next).
+    statuses = [s.infected for s in room.table.state.seats[:4]]
+    assert True in statuses and False in statuses
+    looks = set()
+    for seat, page in enumerate(pages):
+        mine = await page.evaluate(
+            "(seal) => JSON.parse(localStorage.getItem(`darkmoon-fair:${seal}`)).value", upcoming)
+        assert pledge(upcoming, mine) == following[seat]  # kept on the phone, as pledged
+        looks.add(await fair_section(page, [code(values[seat]), code(mine)]))
+    assert len(looks) == 1, looks
+    look = looks.pop()
+    assert code(commit) in look and code(upcoming) in look and look.count("MINE") == 2
 
-    # Saved: the page and the record as files, opened with no network at all.
-    async with aiohttp.ClientSession() as session:
-        async with session.get(f"{served.base}/fair") as response:
-            (tmp_path / "verify.html").write_text(await response.text(), encoding="utf-8")
-        async with session.get(f"{served.base}/api/fair/record") as response:
-            record = await response.json()
-    (tmp_path / "record.json").write_text(json.dumps(record))
-    tampered = json.loads(json.dumps(record))
-    e, m = next((e, m) for e, draws in enumerate(tampered["draws"]) for m, d in enumerate(draws)
-                if d["op"] == "pick" and len(set(d["from"])) > 1)
-    tampered["events"][e]["chance"][m] = next(
-        v for v in tampered["draws"][e][m]["from"] if v != tampered["events"][e]["chance"][m])
-    (tmp_path / "tampered.json").write_text(json.dumps(tampered))
-    await served.stop()  # no Pi
-    context = await browser.new_context(offline=True)  # no internet
-    offline = await context.new_page()
-    offline.set_default_timeout(WAIT * 1000)
-    errors = []
-    offline.on("pageerror", lambda error: errors.append(str(error)))
-    await offline.goto((tmp_path / "verify.html").as_uri())
-    await offline.set_input_files("#file", str(tmp_path / "record.json"))
-    await offline.wait_for_selector("#result[data-result]")
-    assert await offline.get_attribute("#result", "data-result") == "verified"
-    said = await offline.inner_text("#result")
-    assert record["commitment"] in said and "dealt fairly" in said
-    assert "The browser's own SHA-256 agrees." in said  # file:// has SubtleCrypto: it agrees
-    await offline.set_input_files("#file", str(tmp_path / "tampered.json"))
-    await offline.wait_for_selector("#result[data-result=failed]")
-    assert f"event {e}, outcome {m}" in await offline.inner_text("#result")
-    assert not errors and not phones.errors
-    await context.close()
-    await served.start()  # the fixture stops it again
+    await play_to_the_end(room, [0, 1, 2, 3], pages)
+    for seat, page in enumerate(pages):
+        verdict, said = await checked(page)
+        assert verdict == "ok", said
+        assert said.startswith("This phone checked the deal: fair.")
+        fair = await page.inner_text("#fair")
+        assert code(commit) in fair and code(values[seat]) in fair
+        assert await page.locator(f"#fair a[href='/fair?game={room.table.game_id}']").count() == 1
+
+    # "Play again": the phones open the bytes they pledged during the game, and it is dealt
+    # from them (a phone that had not shown its bytes in time would be a filler).
+    game = room.table.game_id
+    await room.play_again()
+    await dealt(room, game)
+    assert room.table.fair.pledges[:4] == following[:4]
+    assert room.table.fair.sources == ["phone"] * 4 + ["filler"]
+    assert not phones.errors
 
 
-async def test_the_page_and_the_verify_command_judge_every_record_alike(served, browser):
-    """A secret or contribution that is not exactly 64 lowercase hex digits (spaces that
-    bytes.fromhex skips, capitals) is refused by both; an honest record verifies on both."""
-    from test_fair import fair_record, odd_records
+def swapping_pi(seat: int):
+    """A modified Pi: it deals `seat` from bytes of its own, marked as that phone's, with a
+    pledge to them, after every phone has opened its bytes. Its record holds together (the
+    page's own checks pass it): only the phones that kept what they gave can tell. Before,
+    a phone forgot its bytes once sent, and such a swap verified everywhere."""
+    honest = dealing.dealt_fair
 
-    from companion.verify import verify
-    records = {"honest": fair_record(3, seed=5), **odd_records()}
+    def deal(box, fair):
+        fair = copy.deepcopy(fair)
+        fair["values"][seat] = draw_value()
+        fair["pledges"][seat] = pledge(fair["commitment"], fair["values"][seat])
+        return honest(box, fair)
+    return deal
+
+
+async def test_a_phone_whose_bytes_the_pi_swapped_says_the_deal_failed(served, browser,
+                                                                        monkeypatch):
+    room = served.room
+    room.seed = None
+    monkeypatch.setattr(dealing, "dealt_fair", swapping_pi(1))
     phones = Phones(browser, served.base)
-    page = await phones.open("/fair")
-    for name, rec in records.items():
-        await page.evaluate("() => document.getElementById('result').removeAttribute("
-                            "'data-result')")
-        await page.fill("#pasted", json.dumps(rec))
-        await page.click("#check")
-        await page.wait_for_selector("#result[data-result]")
-        judged = await page.get_attribute("#result", "data-result")
-        assert judged == ("verified" if not verify(rec) else "failed"), name
-        assert judged == ("verified" if name == "honest" else "failed"), name
-        if name != "honest":  # said as a problem of the record, not as a crash of the page
-            said = await page.inner_text("#result")
-            assert "64 lowercase hex digits" in said and "damaged" not in said, said
+    await room.new_game({"names": NAMES[:3]})
+    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
+    for page in pages:
+        await sealed(page)
+    kept = list(room.lobby["fair"]["pledges"])
+    await room.start()
+    await dealt(room)
+    assert room.table.fair.pledges[1] != kept[1]  # the swap happened
+    await play_to_the_end(room, [0, 1, 2], pages)
+
+    verdicts = [await checked(page) for page in pages]
+    assert verdicts[1][0] == "failed" and EN["phone.fair.result.failed"] in verdicts[1][1]
+    assert await pages[1].locator("#fair-result [data-problem=mine]").count() == 1
+    said = EN["phone.fair.problem.mine"].replace("{seat}", "2")
+    assert said in verdicts[1][1]
+    for seat in (0, 2):  # every phone kept the pledges it saw: seat 1's is not the record's
+        assert verdicts[seat][0] == "failed", verdicts[seat]
+        assert await pages[seat].locator("#fair-result [data-problem=pledges]").count() == 1
+    # The verify page's checks alone pass this record: the Pi's own bytes, its own pledge.
+    game = room.table.game_id
+    problems = await pages[0].evaluate(
+        """async (game) => {
+             const rec = await (await fetch(`/api/fair/record?game=${game}`)).json();
+             return DarkMoonFair.checkRecord(rec).problems; }""", game)
+    assert problems == []
+    assert not phones.errors
+
+
+async def test_the_phone_says_its_check_in_spanish(served, browser):
+    room = served.room
+    room.seed = None
+    phones = Phones(browser, served.base, locale="es-ES")
+    await room.new_game({"names": NAMES[:3]})
+    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
+    es = catalogue("es")
+    for page in pages:
+        await page.wait_for_function(
+            "(words) => { const p = document.querySelector('.lobby .fair-given');"
+            " return p && p.textContent === words; }", arg=es["phone.fair.sealed"])
+    await room.start()
+    await dealt(room)
+    await play_to_the_end(room, [0, 1, 2], pages)
+    verdict, said = await checked(pages[0])
+    assert verdict == "ok" and said.startswith("Este móvil ha comprobado el reparto: limpio.")
+    assert not phones.errors
+
+
+def showing_another_die(room, seat: int):
+    """A modified Pi's record: one die the seat rolled reads another face in the record's
+    facts, its chance outcomes left as the stream gives them. The verify page cannot tell
+    (it does not replay the rules); the phone that was shown that roll can."""
+    honest = room.fair_record
+
+    async def record(game=None):
+        rec = copy.deepcopy(await honest(game))
+        for event in rec["events"]:
+            for fact in event["facts"]:
+                if fact["k"] == "rolled" and fact["seat"] == seat:
+                    colour, face = fact["dice"][0]
+                    fact["dice"][0][1] = next(f for f in FACES[colour] if f != face)
+                    return rec
+        raise AssertionError("the seat never rolled")
+    return record
+
+
+async def test_a_phone_shown_other_dice_than_the_records_says_the_deal_failed(served, browser):
+    room = served.room
+    room.seed = None
+    phones = Phones(browser, served.base)
+    await room.new_game({"names": NAMES[:3]})
+    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
+    for page in pages:
+        await sealed(page)
+    await room.start()
+    await dealt(room)
+    await play_to_the_end(room, [0, 1, 2], pages)
+    seat = next(f["seat"] for f in room.table.facts if f["k"] == "rolled")
+    room.fair_record = showing_another_die(room, seat)
+    await pages[seat].reload()  # it checks again, against the record the Pi gives now
+    verdict, said = await checked(pages[seat])
+    assert verdict == "failed", said
+    assert await pages[seat].locator("#fair-result [data-problem=dice]").count() == 1
+    assert await pages[seat].locator("#fair-result [data-problem=shown]").count() == 1
+    problems = await pages[seat].evaluate(
+        """async (game) => {
+             const rec = await (await fetch(`/api/fair/record?game=${game}`)).json();
+             return DarkMoonFair.checkRecord(rec).problems; }""", room.table.game_id)
+    assert problems == []  # the chance is the stream's: only the rules, or the phone, tell
+    assert not phones.errors
+
+
+async def test_a_claim_told_the_seal_changed_looks_again_and_pledges_to_the_new_one(served,
+                                                                                      browser):
+    """The seal the page read is gone by the time its claim arrives (a game set up again
+    meanwhile): refused, nothing taken; the page reads the room again and pledges anew."""
+    room = served.room
+    phones = Phones(browser, served.base)
+    await room.new_game({"names": NAMES[:3]})
+    stale = room.room_view()["fair"]["pending"]["commitment"]
+    await room.new_game({"names": NAMES[:3]}, replace=True)
+    token = room.lobby["seats"][0]["token"]
+    posts: list = []
+    context = await browser.new_context(**PHONE)
+    context.on("request", lambda r: posts.append((r.url, json.loads(r.post_data or "{}")))
+               if r.method == "POST" else None)
+    answered = []
+
+    async def first_board_is_stale(route):  # the room as the page read it a moment ago
+        response = await route.fetch()
+        board = await response.json()
+        if not answered:
+            board["room"]["fair"]["pending"]["commitment"] = stale
+        answered.append(board)
+        await route.fulfill(response=response, json=board)
+    await context.route("**/api/board", first_board_is_stale)
+    page = await context.new_page()
+    page.set_default_timeout(WAIT * 1000)
+    page.on("pageerror", lambda error: phones.errors.append(str(error)))
+    await page.goto(served.base + seat_path(token))
+    await sealed(page)
+    claims = [body["commitment"] for url, body in posts if url.endswith("/claim")]
+    fresh = room.lobby["fair"]["commitment"]
+    assert claims == [stale, fresh]
+    mine = await page.evaluate(
+        "(seal) => JSON.parse(localStorage.getItem(`darkmoon-fair:${seal}`)).pledge", fresh)
+    assert room.lobby["fair"]["pledges"] == [mine, None, None]
+    assert not phones.errors
+
+
+async def test_the_hosts_sit_carries_the_pledge_the_seat_page_then_keeps(served, browser):
+    room = served.room
+    phones = Phones(browser, served.base)
+    await room.new_game({"names": NAMES[:3]})
+    posts: list = []
+    context = await browser.new_context(**PHONE)
+    context.on("request", lambda r: posts.append((r.url, json.loads(r.post_data or "{}")))
+               if r.method == "POST" else None)
+    host = await context.new_page()
+    host.set_default_timeout(WAIT * 1000)
+    host.on("pageerror", lambda error: phones.errors.append(str(error)))
+    await host.goto(f"{served.base}/h/{room.host_token}")
+    await host.click("[data-sit='1']")
+    await sealed(host)  # now the seat's page, on the same phone
+    commit = room.lobby["fair"]["commitment"]
+    sat = [body for url, body in posts if url.endswith("/seat")]
+    claims = [body for url, body in posts if "/api/seat/" in url and url.endswith("/claim")]
+    pledged = room.lobby["fair"]["pledges"][1]
+    assert sat == [{"seat": 1, "commitment": commit, "pledge": pledged}]
+    assert claims == [{"commitment": commit, "pledge": pledged}]  # the same bytes, kept
+    assert not phones.errors
+
+
+async def test_a_phone_that_could_not_show_its_bytes_in_time_says_it_cannot_vouch(served,
+                                                                                  browser):
+    """Its reveal never reaches the Pi (a phone asleep, out of the Wi-Fi): the deal goes on
+    with the fixed filler for its seat and its pledge, and the phone says so, not "fair"."""
+    room = served.room
+    room.seed = None
+    room.reveal_wait = 1.0
+    phones = Phones(browser, served.base)
+    await room.new_game({"names": NAMES[:3]})
+    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
+    for page in pages:
+        await sealed(page)
+    await pages[2].route("**/reveal", lambda route: route.abort())
+    await room.start()
+    await dealt(room)
+    assert room.table.fair.sources == ["phone", "phone", "filler"]
+    await play_to_the_end(room, [0, 1, 2], pages)
+    verdicts = [await checked(page) for page in pages]
+    assert [v for v, _ in verdicts] == ["ok", "ok", "late"], verdicts
+    assert EN["phone.fair.result.late"] in verdicts[2][1]
+    assert not phones.errors
+
+
+async def test_a_phone_whose_pledge_the_pi_took_out_before_the_reveal_says_so(served, browser,
+                                                                             monkeypatch):
+    """A modified Pi takes seat 1's pledge out as the reveal opens, so that seat is dealt its
+    filler and the Pi need not face that phone's bytes. The phone saw its pledge in its seat's
+    place before: it keeps its bytes to itself, and at game over says its part is not in."""
+    room = served.room
+    room.seed = None
+    honest = room._open_reveal
+
+    async def open_without_seat_1():
+        room.lobby["fair"]["pledges"][1] = None  # the modified Pi's one change
+        await honest()
+    monkeypatch.setattr(room, "_open_reveal", open_without_seat_1)
+    phones = Phones(browser, served.base)
+    await room.new_game({"names": NAMES[:3]})
+    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
+    for page in pages:
+        await sealed(page)
+    await room.start()
+    await dealt(room)
+    assert room.table.fair.sources == ["phone", "filler", "phone"]
+    await play_to_the_end(room, [0, 1, 2], pages)
+    verdict, said = await checked(pages[1])
+    assert verdict == "failed", said
+    assert EN["phone.fair.problem.mine"].replace("{seat}", "2") in said
     assert not phones.errors

@@ -124,6 +124,15 @@ async def showing(pages, state_id: int) -> None:
         await page.wait_for_selector(f'body[data-state="{state_id}"]', state="attached")
 
 
+async def dealt(room: Room, game: int | None = None) -> int:
+    """Wait for the deal after a start or a play again (not game `game`): it follows the
+    phones' reveal of the bytes they pledged (fair dealing). The new game's state id."""
+    async with asyncio.timeout(WAIT):
+        while room.table is None or room.table.game_id == game:
+            await asyncio.sleep(0.01)
+    return room.table.state_id
+
+
 async def seated_pages(room: Room, phones: Phones, variants: tuple = ()) -> list[Page]:
     """Set up a game of NAMES, give every seat a phone page, start it; the pages once they
     show the deal."""
@@ -132,7 +141,7 @@ async def seated_pages(room: Room, phones: Phones, variants: tuple = ()) -> list
     for page in pages:
         await page.wait_for_selector(".lobby")  # the page has claimed its seat
     await room.start()
-    await showing(pages, room.table.state_id)
+    await showing(pages, await dealt(room))
     return pages
 
 

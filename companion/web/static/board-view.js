@@ -229,7 +229,8 @@ export function privateLines(payload) {
     .map(([, line]) => line).reverse();
 }
 
-// The whole public board; `withLog` false where a page shows its log elsewhere.
+// The whole public board; `withLog` false where a page shows its log elsewhere; `fair`: a
+// seat page's FairPhone, whose own lines join the fair section.
 // The dice and their faces, for whoever forgets which colour is which (public facts, from
 // /api/choices): set once by each page, shown closed under the board.
 let faces = null;
@@ -253,14 +254,14 @@ function legend(view) {
         el("span", { class: "rolled" }, faces[c].map((v) => face(c, v))))));
 }
 
-export function board(payload, { withLog = true } = {}) {
+export function board(payload, { withLog = true, fair = null } = {}) {
   const view = payload.view;
   if (!view) {
     return el("section", { class: "board" }, el("p", { class: "banner" }, banner(payload)),
-              fairLine(payload.room));
+              fairLine(payload.room, fair));
   }
   return el("section", { class: "board", "data-state": view.state_id },
     el("p", { class: "banner", id: "banner" }, banner(payload)),
     voteState(view), lastVote(view), tracks(view), seats(view), abilities(view),
-    withLog ? log(payload) : null, legend(view), fairLine(payload.room));
+    withLog ? log(payload) : null, legend(view), fairLine(payload.room, fair));
 }

@@ -1,53 +1,113 @@
-// Fair dealing on the phones and the board page: the commitment's fingerprint (the whole
-// hash on a tap), the games dealt on this Pi, and at game over the way to check the deal.
-// A seat's phone also gives its own randomness to every deal (docs/fair.md).
-import { call, el, t } from "./common.js";
+// Fair dealing on the phones and the board page (darkmoon-fair/2, docs/fair.md): the seal
+// (the commitment's code, the whole hash on a tap) and the games dealt on this Pi on every
+// page; on a seat's page also its own part (fair-phone.js): the code of its bytes, where they
+// are, and at game over what its own check found.
+//
+// Nothing here depends on the seat's status: every phone's fair section is the same but for
+// its own random codes, so a glance at it tells nothing.
+import { el, has, t } from "./common.js";
+import { codeOf, hex32, keptFor, keptForGame } from "./fair-phone.js";
 
-// 32 bytes from the browser's generator, as hex: a phone's part of the next deal.
-export function randomness() {
-  const bytes = new Uint8Array(32);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+// --- what the fair section shows ---
+
+function seal(commitment, key, values) {
+  return el("details", { class: "fair-commitment" },
+    el("summary", {}, t(key, { ...values, code: codeOf(commitment) })),
+    el("code", {}, t("phone.fair.whole", { commitment })));
 }
 
-let givenFor = null;  // the commitment this phone last gave to: once each
-
-// A seat whose phone has not given to the commitment waiting for a deal gives now (a phone
-// that claimed before, or the next game's, dealt by "play again").
-export function giveIfAsked(api, room, seat) {
-  const mine = room.seats[seat];
-  const waiting = room.fair && (room.phase === "join" ? room.fair.fingerprint : room.fair.next);
-  if (!mine || mine.contributed || !waiting || givenFor === waiting) return;
-  givenFor = waiting;
-  call("POST", `${api}/contribute`, { contribution: randomness() }).catch(() => {
-    givenFor = null;  // tried again with the next view
-  });
-}
-
-// `seat`: on a seat's page before the deal, whether its phone has given yet.
-export function fairLine(room, seat = null) {
-  const fair = room && room.fair;
-  if (!fair || !room.seats.length) return null;
-  const parts = [];
-  if (seat !== null && room.phase === "join" && room.seats[seat]) {
-    parts.push(el("p", { class: "fair-given" },
-      t(room.seats[seat].contributed ? "phone.fair.given" : "phone.fair.waiting")));
+// t(key, values) with this phone's own codes put in as <code class="fair-own"> (a fixed
+// width: a page's layout does not move with its random digits, and a glance test can set
+// them aside, as they are the one thing two phones' fair sections differ by).
+function said(key, values) {
+  const nodes = [];
+  const marked = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (value instanceof Node) {
+      marked[name] = `\u0000${nodes.length}\u0000`;
+      nodes.push(value);
+    } else {
+      marked[name] = value;
+    }
   }
-  if (fair.commitment) {
-    parts.push(el("details", { class: "fair-commitment" },
-      el("summary", {}, t("phone.fair.commitment", { fingerprint: fair.fingerprint })),
-      el("code", {}, t("phone.fair.whole", { commitment: fair.commitment }))));
-  } else {
+  return t(key, marked).split(/\u0000(\d+)\u0000/).map((part, i) => (i % 2 ? nodes[part] : part));
+}
+
+const own = (hex) => el("code", { class: "fair-own" }, codeOf(hex));
+
+function problemLine(problem) {
+  const key = `phone.fair.problem.${problem.key}`;
+  return el("li", { "data-problem": problem.key }, has(key) ? t(key, problem) : problem.key);
+}
+
+// Where this phone's bytes for the waiting seal are: being sealed, sealed, being shown, shown.
+function pendingState(room, pending, seat, entry) {
+  const pledged = entry && Array.isArray(pending.pledges) && pending.pledges[seat] === entry.pledge;
+  const opened = Boolean(room.seats[seat] && room.seats[seat].revealed);
+  return el("p", { class: "fair-given" }, t(opened ? "phone.fair.opened"
+    : pending.revealing && pledged ? "phone.fair.opening"
+    : pledged ? "phone.fair.sealed" : "phone.fair.sealing"));
+}
+
+// The phone's own lines: its bytes' code and where they are, and at game over its check.
+function phoneLines(room, phone) {
+  const parts = [];
+  const f = room.fair;
+  const pending = f.pending;
+  const seat = phone.seat;
+  const waiting = pending && hex32(pending.commitment) ? keptFor(pending.commitment) : null;
+  if (room.phase === "join") {
+    if (waiting) {
+      parts.push(el("p", { class: "fair-mine" },
+                    said("phone.fair.mine", { code: own(waiting.value) })));
+    }
+    if (pending) parts.push(pendingState(room, pending, seat, waiting));
+    return parts;
+  }
+  if (f.game !== null && f.verifiable) {
+    const entry = keptForGame(f.game);
+    parts.push(el("p", { class: "fair-mine" }, entry && Array.isArray(entry.pledges)
+      ? said("phone.fair.mine_in", { code: own(entry.value) }) : t("phone.fair.none")));
+    if (room.phase === "over") {
+      const result = phone.checks.get(f.game) || { state: "checking", problems: [] };
+      parts.push(el("div", { class: `fair-result ${result.state}`, id: "fair-result",
+                             "data-fair-check": result.state, role: "status" },
+        el("p", {}, t(`phone.fair.result.${result.state}`)),
+        result.problems.length ? el("ul", {}, result.problems.map(problemLine)) : null));
+    }
+  }
+  if (pending && waiting) {  // the next game's seal, published at this one's deal
+    parts.push(el("p", { class: "fair-next" }, said("phone.fair.next", {
+      code: codeOf(pending.commitment), mine: own(waiting.value) })),
+      pendingState(room, pending, seat, waiting));
+  }
+  return parts;
+}
+
+// The fair section of a page. `phone`: the seat page's FairPhone (its own lines too).
+export function fairLine(room, phone = null) {
+  const f = room && room.fair;
+  if (!f || !room.seats.length) return null;
+  const parts = [];
+  const joining = room.phase === "join";
+  // A seat's phone shows the seal it kept for the game (the one it saw before it gave).
+  const kept = phone && f.game !== null ? keptForGame(f.game) : null;
+  if (joining && f.pending) {
+    parts.push(seal(f.pending.commitment, "phone.fair.seal", { game: f.pending.game }));
+  } else if (f.commitment) {
+    parts.push(seal(kept ? kept.commitment : f.commitment, "phone.fair.seal", { game: f.game }));
+  } else if (!joining) {
     parts.push(el("p", {}, t("phone.fair.seeded")));
   }
-  if (fair.game) {
+  if (phone) parts.push(...phoneLines(room, phone));
+  if (f.game && !joining) {
     parts.push(el("p", { class: "fair-dealt" },
-      t("phone.fair.dealt", { game: fair.game, dealt: fair.games_dealt })));
+      t("phone.fair.dealt", { game: f.game, dealt: f.games_dealt })));
   }
-  if (room.phase === "over" && fair.commitment) {
+  if (room.phase === "over" && f.commitment) {
     parts.push(el("p", { class: "fair-check" },
-      el("a", { href: "/fair", target: "_blank" }, t("phone.fair.check")), " · ",
-      el("a", { href: "/api/fair/record", download: `darkmoon-game-${fair.game}.json` },
+      el("a", { href: `/fair?game=${f.game}`, target: "_blank" }, t("phone.fair.check")), " · ",
+      el("a", { href: `/api/fair/record?game=${f.game}`, download: `darkmoon-game-${f.game}.json` },
          t("phone.fair.record"))));
   }
   return el("section", { class: "fair", id: "fair" }, parts);

@@ -5,7 +5,7 @@
 // a host's seat page shows the same controls whatever the host's own status card says.
 import { call, chosenLang, el, t, toast, withLang } from "./common.js";
 import { correctionsPanel } from "./corrections.js";
-import { randomness } from "./fair-line.js";
+import { withPledge } from "./fair-phone.js";
 
 // A host's POST to `${api}/${path}`: a refusal is said in a toast (a stale state is only
 // fetched again by `stale`), and the answer is null.
@@ -44,12 +44,21 @@ export function hostControls(api, post, redraw, { seatPage = false } = {}) {
   }
 
   // The host's phone takes a free seat to play it too, and its page becomes that seat's,
-  // with these controls folded in it: one page for both jobs.
+  // with these controls folded in it: one page for both jobs. Its pledge goes with the sit,
+  // from the bytes it keeps for the deal's seal (fair-phone.js), as a seat page's claim.
   function sitButton(s) {
     return el("button", {
       type: "button", class: "primary", "data-sit": s.seat,
       onclick: async () => {
-        const sat = await post("seat", { seat: s.seat, contribution: randomness() });
+        // The fair-dealing code the seat page loads first (a classic script): here on demand.
+        if (!globalThis.DarkMoonFair) await import("./fair-check.js");
+        let sat = null;
+        try {
+          sat = (await withPledge((fair) => call("POST", `${api}/seat`, { seat: s.seat, ...fair }),
+                                  s.seat)).answer;
+        } catch (error) {
+          toast(error.message, "error");
+        }
         if (sat) location.assign(`/s/${encodeURIComponent(sat.token)}`);
       } }, t("phone.host.sit"));
   }

@@ -13,7 +13,8 @@ import { decisionPanel, showsDice } from "./decision.js";
 import { autoClose, delaysFromAddress, idleVeil } from "./glance.js";
 import { alert as buzz, unlockSound } from "./buzz.js";
 import { keepAwake } from "./awake.js";
-import { fairLine, giveIfAsked, randomness } from "./fair-line.js";
+import { fairLine } from "./fair-line.js";
+import { FairPhone } from "./fair-phone.js";
 import { veilPanel } from "./veil-panel.js";
 import { hostDrawer } from "./host-panel.js";
 
@@ -31,6 +32,8 @@ let shownDecision = "";  // the decision last brought into view
 let picked = new Set();   // dice tapped for a submit; cleared when the roll changes
 let pickedFor = "";
 let stream = null;
+// This phone's part in the fair deal: its kept bytes, their pledge and reveal, its own check.
+const fair = new FairPhone(api, () => render());
 
 const $ = (id) => document.getElementById(id);
 
@@ -211,7 +214,7 @@ function lobby(view, seat) {
     mine ? el("button", { type: "button", id: "leave", onclick: leave },
               t("phone.lobby.leave", { name: mine.name })) : null,
     mine ? el("p", { class: "hint", id: "leave-hint" }, t("phone.lobby.leave_hint")) : null,
-    fairLine(view.lobby, seat));
+    fairLine(view.lobby, fair));
 }
 
 // The side a Status card plays for: the Company Man plays for no team but their own.
@@ -297,7 +300,7 @@ function render() {
   drawCard();
   $("private").replaceChildren(...(hide ? veilPanel(payload, {
     send, lift: () => glance.lift(), openCard: () => setCard("open") }) : privatePanel(payload)));
-  $("public").replaceChildren(hide ? "" : board(payload));
+  $("public").replaceChildren(hide ? "" : board(payload, { fair }));
   // A decision that arrives, or follows another, comes into view whole when it is not:
   // centred, or from its question down when it is taller than the screen (a phone on its
   // side). Its question, context and choices then need no scrolling.
@@ -363,7 +366,7 @@ async function main() {
   wirePeek();
   glance = idleVeil(setVeil);
   try {
-    await call("POST", `${api}/claim`, { contribution: randomness() });
+    await fair.claim();  // its bytes kept and pledged before anything else
   } catch (error) {
     failed(error);
     return;
@@ -375,8 +378,7 @@ async function main() {
   stream = live({
     getUrl: api, eventsUrl: `${api}/events`,
     onView: (data) => {
-      message(""); payload = data; render();
-      if (data.view && data.view.you) giveIfAsked(api, data.room, data.view.you.seat);
+      message(""); payload = data; fair.onView(data); render();
     },
     onNotice: notice, onError: failed,
   });
