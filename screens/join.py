@@ -356,5 +356,5 @@ def notices(kiosk: dict, lang: str) -> Text:
         seat = n.get("seat")
         t.append(say(lang, f"notice.{n['k']}",
                      seat=(seat + 1) if seat is not None else "",
-                     name=names.get(seat, "")) + "\n", "bold yellow")
+                     name=names.get(seat, ""), game=n.get("game", "")) + "\n", "bold yellow")
     return t
