@@ -48,6 +48,19 @@ async def sealed(page: Page) -> None:
         " return p && p.textContent === words; }", arg=EN["phone.fair.sealed"])
 
 
+async def sealed_table(served, browser) -> tuple:
+    """A three-player game dealt fair (the kit's room is seeded), a phone on every seat, each
+    with its bytes kept and pledged: the room, the phones and their pages."""
+    room = served.room
+    room.seed = None
+    phones = Phones(browser, served.base)
+    await room.new_game({"names": NAMES[:3]})
+    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
+    for page in pages:
+        await sealed(page)
+    return room, phones, pages
+
+
 async def play_to_the_end(room, humans: list[int], pages: list[Page]) -> None:
     """The players' moves (the simulator's helpful player, for the seats with a phone; the
     bots play their own), every phone watching."""
@@ -183,14 +196,8 @@ def swapping_pi(seat: int):
 
 async def test_a_phone_whose_bytes_the_pi_swapped_says_the_deal_failed(served, browser,
                                                                         monkeypatch):
-    room = served.room
-    room.seed = None
     monkeypatch.setattr(dealing, "dealt_fair", swapping_pi(1))
-    phones = Phones(browser, served.base)
-    await room.new_game({"names": NAMES[:3]})
-    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
-    for page in pages:
-        await sealed(page)
+    room, phones, pages = await sealed_table(served, browser)
     kept = list(room.lobby["fair"]["pledges"])
     await room.start()
     await dealt(room)
@@ -253,13 +260,7 @@ def showing_another_die(room, seat: int):
 
 
 async def test_a_phone_shown_other_dice_than_the_records_says_the_deal_failed(served, browser):
-    room = served.room
-    room.seed = None
-    phones = Phones(browser, served.base)
-    await room.new_game({"names": NAMES[:3]})
-    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
-    for page in pages:
-        await sealed(page)
+    room, phones, pages = await sealed_table(served, browser)
     await room.start()
     await dealt(room)
     await play_to_the_end(room, [0, 1, 2], pages)
@@ -343,14 +344,8 @@ async def test_a_phone_that_could_not_show_its_bytes_in_time_says_it_cannot_vouc
                                                                                   browser):
     """Its reveal never reaches the Pi (a phone asleep, out of the Wi-Fi): the deal goes on
     with the fixed filler for its seat and its pledge, and the phone says so, not "fair"."""
-    room = served.room
-    room.seed = None
+    room, phones, pages = await sealed_table(served, browser)
     room.reveal_wait = 1.0
-    phones = Phones(browser, served.base)
-    await room.new_game({"names": NAMES[:3]})
-    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
-    for page in pages:
-        await sealed(page)
     await pages[2].route("**/reveal", lambda route: route.abort())
     await room.start()
     await dealt(room)
@@ -368,18 +363,13 @@ async def test_a_phone_whose_pledge_the_pi_took_out_before_the_reveal_says_so(se
     filler and the Pi need not face that phone's bytes. The phone saw its pledge in its seat's
     place before: it keeps its bytes to itself, and at game over says its part is not in."""
     room = served.room
-    room.seed = None
     honest = room._open_reveal
 
     async def open_without_seat_1():
         room.lobby["fair"]["pledges"][1] = None  # the modified Pi's one change
         await honest()
     monkeypatch.setattr(room, "_open_reveal", open_without_seat_1)
-    phones = Phones(browser, served.base)
-    await room.new_game({"names": NAMES[:3]})
-    pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
-    for page in pages:
-        await sealed(page)
+    room, phones, pages = await sealed_table(served, browser)
     await room.start()
     await dealt(room)
     assert room.table.fair.sources == ["phone", "filler", "phone"]
