@@ -378,3 +378,21 @@ async def test_a_phone_whose_pledge_the_pi_took_out_before_the_reveal_says_so(se
     assert verdict == "failed", said
     assert EN["phone.fair.problem.mine"].replace("{seat}", "2") in said
     assert not phones.errors
+
+
+async def test_every_page_announces_that_a_replaced_games_deal_is_open_to_checking(served,
+                                                                                   browser):
+    """The host replaces a game in play: its record is public at once, and the board page
+    (as every live page) says so, in the room's language, naming the game."""
+    room, phones, pages = await sealed_table(served, browser)
+    await room.start()
+    await dealt(room)
+    board = await phones.open("/board")
+    await board.wait_for_selector(f".board[data-state='{room.table.state_id}']")
+    replaced = room.table.game_id
+    await room.new_game({"names": NAMES[:3]}, replace=True)
+    toast = board.locator(".toast.announce")
+    await toast.wait_for()
+    assert EN["phone.notice.game_revealed"].replace("{game}", str(replaced)) in \
+        await toast.inner_text()
+    assert not phones.errors

@@ -147,7 +147,8 @@ export function live({ getUrl, eventsUrl, onView, onNotice, onError }) {
 // bot's seat handed to a person, a new host code made at the Pi. Only those that arrive
 // after the page opened are said (a phone that slept hears of them when it wakes);
 // `room.notice_count` tells which are new.
-const ANNOUNCED = new Set(["seat_rebound", "seat_handed_over", "host_replaced"]);
+const ANNOUNCED = new Set(["seat_rebound", "seat_handed_over", "host_replaced",
+                           "game_revealed"]);
 
 function announcer(onView) {
   let seen = null;
@@ -159,7 +160,8 @@ function announcer(onView) {
         if (!ANNOUNCED.has(notice.k)) continue;
         const seat = room.seats[notice.seat];
         toast(t(`phone.notice.${notice.k}`, {
-          seat: notice.seat === undefined ? "" : notice.seat + 1, name: seat ? seat.name : "" }),
+          seat: notice.seat === undefined ? "" : notice.seat + 1, name: seat ? seat.name : "",
+          game: notice.game === undefined ? "" : notice.game }),
         "announce");
       }
       seen = room.notice_count;
