@@ -122,6 +122,7 @@ export class FairPhone {
     this.busy = new Set();   // requests in flight, by "pledge:<commitment>"/"reveal:<commitment>"
     this.seen = new Map();   // every fact shown during play, by its JSON: for the check
     this.seenGame = null;
+    this.seenTo = -1;  // the latest event whose facts are kept
     this.checks = new Map(); // game -> {state, problems}
   }
 
@@ -204,8 +205,16 @@ export class FairPhone {
   }
 
   remember(game, view) {
-    if (this.seenGame !== game) { this.seen = new Map(); this.seenGame = game; }
-    for (const fact of view.log) this.seen.set(canon(fact), fact);
+    if (this.seenGame !== game) { this.seen = new Map(); this.seenGame = game; this.seenTo = -1; }
+    // An event's facts are shown together, when it happens: only the events new since the
+    // last view are kept, so a view costs the new facts, not the whole log again.
+    let latest = this.seenTo;
+    for (const fact of view.log) {
+      if (!(fact.seq > this.seenTo)) continue;
+      this.seen.set(canon(fact), fact);
+      latest = Math.max(latest, fact.seq);
+    }
+    this.seenTo = latest;
   }
 
   async check(game, seat, log) {
