@@ -1,4 +1,4 @@
-"""The cost of provably fair chance (companion/fair.py) against the operating system's
+"""The cost of provably fair chance (companion/chance/fair.py) against the operating system's
 randomness the Table used before (issue 14):
 
   (a) a command as Table.submit runs it (rules.step), with SystemRandom and with the event's
@@ -28,9 +28,9 @@ from budget import parse  # noqa: E402
 
 from companion.darkmoon import Setup, start  # noqa: E402
 from companion.darkmoon.api import apply_event, step  # noqa: E402
-from companion.fair import Fair, draw_box  # noqa: E402
-from companion.simulate import helpful_choice  # noqa: E402
-from companion.verify import check, record  # noqa: E402
+from companion.chance.fair import Fair, draw_box  # noqa: E402
+from companion.tools.simulate import helpful_choice  # noqa: E402
+from companion.chance.verify import check, record  # noqa: E402
 
 NAMES5 = tuple(f"Player {i + 1}" for i in range(5))
 REPEATS = 5  # each command timed this many times with each source, best kept

@@ -32,7 +32,7 @@ from budget import on_pi_class, parse, target  # noqa: E402
 
 from companion.darkmoon import Setup, evolve, replay, start  # noqa: E402
 from companion.darkmoon.api import step  # noqa: E402
-from companion.simulate import (bot_choice, helpful_choice, play_game,  # noqa: E402
+from companion.tools.simulate import (bot_choice, helpful_choice, play_game,  # noqa: E402
                                 simulate)
 
 NAMES5 = tuple(f"Player {i + 1}" for i in range(5))

@@ -41,8 +41,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from budget import parse, target  # noqa: E402
 
-from companion.room import Room  # noqa: E402
-from companion.store import EventStore  # noqa: E402
+from companion.core.room import Room  # noqa: E402
+from companion.core.store import EventStore  # noqa: E402
 from systemd.throwaway_root import stop as stop_draining  # noqa: E402
 
 # The entry point pip writes for [project.scripts]

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from budget import parse  # noqa: E402
 
-from companion.store import EventStore  # noqa: E402
+from companion.core.store import EventStore  # noqa: E402
 
 COMMANDS = 2_000
 QUICK_COMMANDS = 50

@@ -43,7 +43,7 @@ stands veiled although its player just touched it, and the player lifts the veil
 decision counts as met veiled too: the report's "met veiled" is every decision the page showed
 veiled, and the line "played ..." says how many of them were on a veil kept up that way.
 
-Players choose as the demo's bots do (companion.bots.seat_choice: the sensible bot, from
+Players choose as the demo's bots do (companion.tools.bots.seat_choice: the sensible bot, from
 each seat's own view and the public log: as many dice as allowed, strong ones first, the weak
 ones discarded, votes on whoever looks suspicious, sabotage by the Infected), but act through
 their page. The figures before and after a change to the pages come from this same bench on
@@ -72,9 +72,9 @@ from budget import parse  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 
 import companion  # noqa: E402
-from companion.room import Room  # noqa: E402
-from companion.bots import seat_choice  # noqa: E402
-from companion.store import EventStore  # noqa: E402
+from companion.core.room import Room  # noqa: E402
+from companion.tools.bots import seat_choice  # noqa: E402
+from companion.core.store import EventStore  # noqa: E402
 from test_browser_kit import ARGS, CHROMIUM, PHONE, Served  # noqa: E402
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]

@@ -64,8 +64,8 @@ STATE_ID = re.compile(rb'"view":\{"state_id":(\d+)')
 # loop, and it prints, as it ends, how long each change took to reach the kiosk's screen.
 SERVER = """
 import asyncio, json, statistics, sys, time
-from companion.room import Room, PUBLIC
-from companion.store import EventStore
+from companion.core.room import Room, PUBLIC
+from companion.core.store import EventStore
 from companion.web.server import start_server
 
 async def serve(room, redraws=None):

@@ -35,7 +35,7 @@ def serving_options(parser: argparse.ArgumentParser, suppress: bool = False) -> 
                         help="the seat-button box's settings (default: "
                              "/etc/darkmoon-companion/buttons.toml; without it the keyboard "
                              "is the buttons)")
-    from . import hotspot
+    from .appliance import hotspot
     hotspot.add_arguments(parser, suppress)
 
 
@@ -55,14 +55,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "simulate":
             return simulate_command(args)
         if args.command == "replay":
-            from .replay import replay_command
+            from .tools.replay import replay_command
             return replay_command(args)
         if args.command == "verify":
-            from .verify import verify_command
+            from .chance.verify import verify_command
             return verify_command(args)
         if args.command == "buttons":
             return buttons_command(args)
-        from .hotspot import hotspot_command
+        from .appliance.hotspot import hotspot_command
         return hotspot_command(args)
     finally:
         if collecting:
@@ -70,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    from . import hotspot, replay, verify
+    from .appliance import hotspot
+    from .chance import verify
+    from .tools import replay
     from .darkmoon.data import VARIANTS
     parser = argparse.ArgumentParser(
         prog="darkmoon-companion",
@@ -135,10 +137,10 @@ def kiosk_command(args, demo: bool) -> int:
         return refuse(problem)
     import asyncio
 
-    from . import hotspot
-    from .net import base_url
-    from .room import Room
-    from .salvage import StoreUnavailable, open_room
+    from .appliance import hotspot
+    from .appliance.net import base_url
+    from .core.room import Room
+    from .appliance.salvage import StoreUnavailable, open_room
     try:
         os.makedirs(args.data_dir, exist_ok=True)
         path = os.path.join(args.data_dir, "demo.db" if demo else "games.db")
@@ -266,7 +268,7 @@ def port_problem(address: str, port: int) -> str | None:
 def simulate_command(args) -> int:
     import json
     from .darkmoon import BadSetup
-    from .simulate import BOTS, simulate
+    from .tools.simulate import BOTS, simulate
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2

@@ -19,9 +19,9 @@ from textual.css.query import NoMatches
 from textual.widget import MountError
 from textual.widgets import ContentSwitcher
 
-from companion import net
-from companion.refusals import StorageFailed
-from companion.table import PUBLIC
+from companion.appliance import net
+from companion.core.refusals import StorageFailed
+from companion.core.table import PUBLIC
 from hardware import keyboard
 from hardware.pad import Notice, Press
 from hardware.source import KeyboardSource
@@ -75,7 +75,7 @@ class KioskApp(NetworkWatch, Stopping, App):
         self.kiosk = kiosk
         self.serve = serve
         self.buttons = buttons or KeyboardSource()  # a hardware.source.Source
-        self.salvage = salvage  # companion.salvage.Salvage: the store was set aside
+        self.salvage = salvage  # companion.appliance.salvage.Salvage: the store was set aside
         self.button_state = ButtonState(self.buttons, buttons_fallback)
         self._lit: frozenset[int] | None = None  # what the LEDs show now
         self.show_join = False  # the join codes during play, for a re-bound seat

@@ -1,4 +1,4 @@
-"""The kiosk's lines on fair dealing (companion/fair.py, docs/fair.md), in table words.
+"""The kiosk's lines on fair dealing (companion/chance/fair.py, docs/fair.md), in table words.
 
 Before the deal: the code the next deal is sealed under (64 bits, as every phone shows it), how
 many phones have sealed their part, and once "start" is pressed, how many have shown it and

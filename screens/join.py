@@ -1,5 +1,5 @@
 """The start screen (the host's code) and the join screen (one code per seat still free, or
-one code for the whole table where the seats' own codes do not all fit: companion/joining.py).
+one code for the whole table where the seats' own codes do not all fit: companion/core/joining.py).
 A bot's seat has no code: the host hands it to a person on the host's page.
 
 Both follow the network (KioskApp's address watcher sets `app.offline` and `app.hotspot`):
@@ -13,8 +13,8 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widget import MountError
 
-from companion.hotspot import FAILED, ON, State, wifi_join_string
-from companion.joining import table_url
+from companion.appliance.hotspot import FAILED, ON, State, wifi_join_string
+from companion.core.joining import table_url
 
 from .fair import fair_join
 from .pane import Pane

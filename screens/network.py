@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from companion import net
+from companion.appliance import net
 
 log = logging.getLogger(__name__)
 
@@ -14,9 +14,9 @@ log = logging.getLogger(__name__)
 class NetworkWatch:
     """Mixed into the kiosk app: reads its `port` and `base_url`, and redraws with `sync`.
 
-    Set by the composition root (companion.hotspot.for_kiosk) after construction:
+    Set by the composition root (companion.appliance.hotspot.for_kiosk) after construction:
     address_source() gives the address for the codes and is asked every ADDRESS_EVERY s;
-    None keeps base_url as given (--address). hotspot: a companion.hotspot.Hotspot when the
+    None keeps base_url as given (--address). hotspot: a companion.appliance.hotspot.Hotspot when the
     Pi is its own access point. screens/join.py reads `offline` and `hotspot` to draw the
     codes, or say why not."""
 

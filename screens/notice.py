@@ -1,4 +1,4 @@
-"""The notice after a damaged games file was set aside (companion/salvage.py): what happened
+"""The notice after a damaged games file was set aside (companion/appliance/salvage.py): what happened
 and what was kept, on top of whatever the kiosk shows, until the next game is set up or Esc.
 
 It is written in both languages, the room's first: when the room's record was lost with the
@@ -22,7 +22,7 @@ class DamagedNotice(Pane):
 
     def __init__(self, report, **kwargs):
         super().__init__(**kwargs)
-        self.report = report  # a companion.salvage.Salvage
+        self.report = report  # a companion.appliance.salvage.Salvage
         self._phase: str | None = None
 
     def follow(self, phase: str, lang: str) -> bool:

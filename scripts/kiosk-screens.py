@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.room import Room  # noqa: E402
-from companion.simulate import choice_for  # noqa: E402
-from companion.store import EventStore  # noqa: E402
+from companion.core.room import Room  # noqa: E402
+from companion.tools.simulate import choice_for  # noqa: E402
+from companion.core.store import EventStore  # noqa: E402
 from screens.app import KioskApp  # noqa: E402
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]

@@ -23,9 +23,9 @@ from playwright.async_api import async_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.room import Room  # noqa: E402
-from companion.simulate import choice_for  # noqa: E402
-from companion.store import EventStore  # noqa: E402
+from companion.core.room import Room  # noqa: E402
+from companion.tools.simulate import choice_for  # noqa: E402
+from companion.core.store import EventStore  # noqa: E402
 from companion.web.server import start_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"

@@ -11,9 +11,9 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.room import Room
-from companion.simulate import choice_for
-from companion.store import EventStore
+from companion.core.room import Room
+from companion.tools.simulate import choice_for
+from companion.core.store import EventStore
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 

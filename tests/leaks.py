@@ -170,7 +170,7 @@ def check_public_facts(g, event: dict) -> None:
 
 
 def fair_secrets(room) -> list[str]:
-    """What fair dealing keeps secret until the game is over (companion/fair.py): the game's
+    """What fair dealing keeps secret until the game is over (companion/chance/fair.py): the game's
     secret and the bytes it was dealt from (the phones' revealed values and the fillers),
     the next game's secret and any value already revealed for it."""
     pending = room.lobby["fair"]

@@ -1,7 +1,7 @@
 """A stand-in `nmcli` for the hotspot tests: NetworkManager cannot run on a test machine (no
 Wi-Fi device, no D-Bus system service), so an executable script named nmcli goes first on PATH.
 It records every argv, keeps which connection is up in a JSON file, answers the few commands
-companion/hotspot.py sends the way NetworkManager 1.42 does (as its manual describes them;
+companion/appliance/hotspot.py sends the way NetworkManager 1.42 does (as its manual describes them;
 not checked against a real one here), and fails on demand."""
 from __future__ import annotations
 

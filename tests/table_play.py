@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from companion.room import Room
-from companion.simulate import choice_for
-from companion.store import EventStore
+from companion.core.room import Room
+from companion.tools.simulate import choice_for
+from companion.core.store import EventStore
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 MAX_STEPS = 3000

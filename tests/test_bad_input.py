@@ -19,7 +19,7 @@ from companion.darkmoon import (HOST, BadSetup, Chance, Ctx, GameOver, IllegalOp
 from companion.darkmoon.data import (EVENTS, FATIGUE_TOKENS, FINAL_EVENTS, OUTPOST_TOKENS,
                                      VARIANTS)
 from companion.darkmoon.engine import as_option
-from companion.simulate import bot_choice
+from companion.tools.simulate import bot_choice
 
 NAMES5 = ("Ana", "Ben", "Cai", "Dee", "Eli")
 CODES = {UnknownSeat: "unknown_seat", NotYourDecision: "not_your_decision",

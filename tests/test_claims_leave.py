@@ -7,11 +7,11 @@ import sqlite3
 
 import pytest
 
-from companion.claims import SeatGivenAway
-from companion.joining import table_seats
-from companion.room import (BadRequest, BotSeat, GameInProgress, NotYourSeat, OneSeatPerPhone,
+from companion.core.claims import SeatGivenAway
+from companion.core.joining import table_seats
+from companion.core.room import (BadRequest, BotSeat, GameInProgress, NotYourSeat, OneSeatPerPhone,
                             Room, SeatClaimed, StorageFailed, UnknownToken)
-from companion.store import EventStore
+from companion.core.store import EventStore
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 GIVEN = ["a" * 64, "b" * 64, "c" * 64]  # pledges: a hash of each phone's bytes

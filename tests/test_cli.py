@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.simulate import bot_choice
-from companion.store import EventStore
-from companion.table import Table
+from companion.tools.simulate import bot_choice
+from companion.core.store import EventStore
+from companion.core.table import Table
 
 import children
 
@@ -180,8 +180,8 @@ def test_a_command_other_than_the_kiosk_leaves_re_as_it_was(capsys):
 async def test_the_demo_plays_shadow_corporation_when_asked(tmp_path):
     """Issue 13: a newcomer can watch the expansion and its modules: `demo --expansion`."""
     from companion.cli import DEMO_EXPANSION, demo_game, parse
-    from companion.room import Room
-    from companion.store import EventStore
+    from companion.core.room import Room
+    from companion.core.store import EventStore
     assert parse(["demo", "--expansion"]).expansion and not parse(["demo"]).expansion
     room = Room(EventStore(str(tmp_path / "demo.db")), seed=3, bot_delay=0, demo=True)
     await demo_game(room, 5, expansion=True)

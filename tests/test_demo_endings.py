@@ -8,8 +8,8 @@ import asyncio
 from collections import Counter
 
 from companion.cli import demo_game
-from companion.room import Room
-from companion.store import EventStore
+from companion.core.room import Room
+from companion.core.store import EventStore
 
 DEMOS = 12          # demos watched in a row
 PLAYERS = 5         # the demo's default (--players)

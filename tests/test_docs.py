@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import companion.darkmoon as rules
-import companion.refusals as refusals
+import companion.core.refusals as refusals
 from companion.darkmoon import Setup, start_from
 from companion.darkmoon.data import (CHARACTERS, COMPANY_MAN, EVAC_SHIP, EVENTS, EXPANSIONS,
                                      FATIGUE,
@@ -22,8 +22,8 @@ from companion.darkmoon.data import (CHARACTERS, COMPANY_MAN, EVAC_SHIP, EVENTS,
                                      VARIANTS)
 from companion.darkmoon.reveal import POWER_KIND
 from companion.darkmoon.views import SAFE_DATA
-from companion.room import Room
-from companion.simulate import helpful_choice, play_game
+from companion.core.room import Room
+from companion.tools.simulate import helpful_choice, play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = (ROOT / "docs" / "table-api.md").read_text(encoding="utf-8")
@@ -247,7 +247,7 @@ def test_every_room_call_is_documented(name):
 # one documented field; a decision's `data` has its own table (SAFE_DATA, above).
 VALUE_KEYS = {"strong", "weak", "commander", "wild"} | set(THREAT_CARDS)
 VALUE_OBJECTS = {"you.decision.data"}
-# The Table adds these to the rules' views (companion/table.py).
+# The Table adds these to the rules' views (companion/core/table.py).
 ADDED_BY_THE_TABLE = {"log", "you.private_log"}
 
 

@@ -1,5 +1,5 @@
-"""Provably fair dealing, darkmoon-fair/2: the procedure (companion/fair.py), the record and
-its checker (companion/verify.py), and the Table dealing from it, stored under the number its
+"""Provably fair dealing, darkmoon-fair/2: the procedure (companion/chance/fair.py), the record and
+its checker (companion/chance/verify.py), and the Table dealing from it, stored under the number its
 commitment binds and going on with the same stream after a power cut.
 
 Games are played by the random-games bots (tests/test_random_games.py) with every chance
@@ -23,12 +23,12 @@ from companion.darkmoon import Chance, Setup, start
 from companion.darkmoon.api import apply_event, step
 from companion.darkmoon.data import (COMMANDER, FACES, FINAL_EVENTS, MIN_PLAYERS_FOR, STRONG,
                                      VARIANTS, WEAK, available)
-from companion.fair import (FILLER, LABEL, PHONE, Fair, Stream, code, commitment,
+from companion.chance.fair import (FILLER, LABEL, PHONE, Fair, Stream, code, commitment,
                             contribution, draw_value, filler, pledge)
-from companion.simulate import bot_choice, helpful_choice
-from companion.store import EventStore, GameTaken
-from companion.table import OtherRules, Table
-from companion.verify import NotVerifiable, check, record, verify
+from companion.tools.simulate import bot_choice, helpful_choice
+from companion.core.store import EventStore, GameTaken
+from companion.core.table import OtherRules, Table
+from companion.chance.verify import NotVerifiable, check, record, verify
 
 BOX = "b0" * 32
 SECRET = "00" * 31 + "01"

@@ -1,7 +1,7 @@
 """docs/fair.md's worked example is what the code gives: every number in it, and the status
 deal for every player count from 3 to 7.
 
-Someone writing a checker of their own has only that page; if it and companion/fair.py ever
+Someone writing a checker of their own has only that page; if it and companion/chance/fair.py ever
 disagree, the page would teach them to reject genuine records. So each number is computed here
 twice where it can be (with the module, and from the page's byte layout with nothing but
 hashlib and hmac) and must appear in the page as written.
@@ -19,7 +19,7 @@ import pytest
 
 from companion.darkmoon import Chance, Setup, start
 from companion.darkmoon.data import COMMANDER, FACES, STRONG, WEAK
-from companion.fair import (FILLER, LABEL, PHONE, Fair, code, commitment, filler, pledge)
+from companion.chance.fair import (FILLER, LABEL, PHONE, Fair, code, commitment, filler, pledge)
 from companion.lang import catalogue
 
 DOC = " ".join((Path(__file__).parents[1] / "docs" / "fair.md").read_text().split())

@@ -13,13 +13,13 @@ import sqlite3
 import pytest
 
 from companion.darkmoon import Setup, start
-from companion.fair import Fair, code, commitment, draw_value, filler, pledge
-from companion.refusals import (BadRequest, CommitmentChanged, GameInProgress, NotReady,
+from companion.chance.fair import Fair, code, commitment, draw_value, filler, pledge
+from companion.core.refusals import (BadRequest, CommitmentChanged, GameInProgress, NotReady,
                                 StorageFailed, UnknownGame)
-from companion.room import Room
-from companion.simulate import choice_for
-from companion.store import EventStore
-from companion.verify import check
+from companion.core.room import Room
+from companion.tools.simulate import choice_for
+from companion.core.store import EventStore
+from companion.chance.verify import check
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 

@@ -12,8 +12,8 @@ import stat
 
 import pytest
 
-from companion import hotspot, net
-from companion.hotspot import (ALPHABET, CONNECTION, FAILED, ON, SHARED_ADDRESS, Hotspot,
+from companion.appliance import hotspot, net
+from companion.appliance.hotspot import (ALPHABET, CONNECTION, FAILED, ON, SHARED_ADDRESS, Hotspot,
                                HotspotError, load_settings, new_password, nmcli,
                                wifi_escape, wifi_join_string)
 from nmcli_fake import install

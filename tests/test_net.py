@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import net
+from companion.appliance import net
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,7 +58,7 @@ def test_which_addresses_a_phone_could_use():
 STORY = r"""
 import json, subprocess, sys
 sys.path.insert(0, sys.argv[1])
-from companion import net
+from companion.appliance import net
 def ip(*args):
     subprocess.run(["ip", *args], check=True, capture_output=True)
 seen = {"boot": net.lan_address()}

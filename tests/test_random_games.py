@@ -26,7 +26,7 @@ from companion.darkmoon.data import (CLEARANCE_SEATS, COMMANDER, COMPANY_MAN_MOD
                                      FATIGUE_TOKENS, MIN_PLAYERS_FOR, OUTPOST_TOKENS,
                                      SHADOW_CORPORATION, STRONG, TOKENS_TO_LOSE, VARIANTS,
                                      WEAK)
-from companion.simulate import MAX_COMMANDS, Sensible, bot_choice, helpful_choice, play_game
+from companion.tools.simulate import MAX_COMMANDS, Sensible, bot_choice, helpful_choice, play_game
 from leaks import (Secrets, check_facts, check_public_facts, check_public_view,
                    check_seat_view, check_secrecy, own_cards, public_cards)
 

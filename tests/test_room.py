@@ -8,12 +8,12 @@ import time
 import pytest
 
 from companion.darkmoon import IllegalOption
-from companion.room import (BadRequest, GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone,
+from companion.core.room import (BadRequest, GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone,
                             Room, RoomError, SeatClaimed, StorageFailed, UnknownToken)
-from companion.joining import table_seats
-from companion.simulate import choice_for
-from companion.store import EventStore
-from companion.table import PUBLIC, Table
+from companion.core.joining import table_seats
+from companion.tools.simulate import choice_for
+from companion.core.store import EventStore
+from companion.core.table import PUBLIC, Table
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 

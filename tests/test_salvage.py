@@ -20,10 +20,10 @@ import pytest
 
 import children
 import damaged_store as damage
-from companion.room import Room
-from companion.salvage import StoreUnavailable, open_room
-from companion.store import EventStore
-from companion.table import Table
+from companion.core.room import Room
+from companion.appliance.salvage import StoreUnavailable, open_room
+from companion.core.store import EventStore
+from companion.core.table import Table
 from systemd.throwaway_root import free_port, read_until, spawn_on_pty, stop
 
 COMMAND = Path(sys.executable).with_name("darkmoon-companion")
@@ -90,7 +90,7 @@ def test_a_damaged_file_is_set_aside_untouched_and_the_room_starts(case, copy_of
         with pytest.raises(Exception):  # what systemd restarted every 5 s, forever
             opened_as_today(path)
     before = digest(path)
-    with caplog.at_level(logging.WARNING, logger="companion.salvage"):
+    with caplog.at_level(logging.WARNING, logger="companion.appliance.salvage"):
         store, room, report = open_room(str(path), Room)
     try:
         assert report is not None, "the damage went unnoticed"

@@ -12,13 +12,13 @@ import socket
 
 import aiohttp
 
-from companion.fair import pledge
+from companion.chance.fair import pledge
 from companion.lang import LANGS, text
 from companion.lang.facts import extra_values, fact_key
 from companion.lang.words import Words
-from companion.room import Room
-from companion.simulate import choice_for
-from companion.store import EventStore
+from companion.core.room import Room
+from companion.tools.simulate import choice_for
+from companion.core.store import EventStore
 from leaks import Secrets, check_fair_secrets, check_public_view, fair_secrets, public_cards
 from screens.app import KioskApp
 from screens.capture import screen_text

@@ -6,8 +6,8 @@ import copy
 import random
 
 from companion.darkmoon import Setup, seat_view
-from companion.sensible import sensible_choice
-from companion.simulate import Sensible, bot_choice, play_game, simulate
+from companion.tools.sensible import sensible_choice
+from companion.tools.simulate import Sensible, bot_choice, play_game, simulate
 
 FIVE = tuple("ABCDE")
 

@@ -45,8 +45,8 @@ def record(source, *args, **kwargs):
 dataclasses.exec = record
 from companion import cli
 cli.parse(["simulate"])
-import companion.replay, companion.verify, companion.simulate, companion.room
-import companion.salvage, companion.web.server, hardware.source, screens.app, screens.join
+import companion.tools.replay, companion.chance.verify, companion.tools.simulate, companion.core.room
+import companion.appliance.salvage, companion.web.server, hardware.source, screens.app, screens.join
 json.dump(seen, sys.stdout)
 """
 

@@ -12,7 +12,7 @@ import pytest
 
 import children
 
-from companion.store import (EventStore, GameTaken, SequenceConflict, StoreError,
+from companion.core.store import (EventStore, GameTaken, SequenceConflict, StoreError,
                              UnknownGame)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -196,7 +196,7 @@ def test_memory_store_works():
 APPENDER = textwrap.dedent(
     """
     import sys
-    from companion.store import EventStore
+    from companion.core.store import EventStore
 
     store = EventStore(sys.argv[1])
     game = store.new_game({"seed": 9})

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from companion.darkmoon import Setup, start
 from companion.darkmoon.api import apply_event, step
-from companion.simulate import bot_choice
-from companion.store import EventStore
+from companion.tools.simulate import bot_choice
+from companion.core.store import EventStore
 from table_play import advance, seated_room
 
 

@@ -13,9 +13,9 @@ import pytest
 import children
 
 from companion.darkmoon import HOST, NotYourDecision, StaleState
-from companion.simulate import bot_choice
-from companion.store import EventStore
-from companion.table import LOG_LENGTH, Table
+from companion.tools.simulate import bot_choice
+from companion.core.store import EventStore
+from companion.core.table import LOG_LENGTH, Table
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]
 
@@ -142,9 +142,9 @@ def test_every_acknowledged_command_survives_kill_9(tmp_path):
     path = tmp_path / "game.db"
     script = textwrap.dedent(f"""
         import random, sys
-        from companion.store import EventStore
-        from companion.table import Table
-        from companion.simulate import bot_choice
+        from companion.core.store import EventStore
+        from companion.core.table import Table
+        from companion.tools.simulate import bot_choice
         table = Table.new(EventStore({str(path)!r}), {{"names": {NAMES!r}}}, seed=11)
         rng = random.Random(11)
         while not table.over:

@@ -18,11 +18,11 @@ import pytest
 from companion.cli import main
 from companion.darkmoon import Setup, start
 from companion.darkmoon.data import FACES
-from companion.fair import FILLER, PHONE, Fair, code, commitment, draw_value, pledge
-from companion.simulate import helpful_choice
-from companion.store import EventStore
-from companion.table import Table
-from companion.verify import check, record
+from companion.chance.fair import FILLER, PHONE, Fair, code, commitment, draw_value, pledge
+from companion.tools.simulate import helpful_choice
+from companion.core.store import EventStore
+from companion.core.table import Table
+from companion.chance.verify import check, record
 
 ROOT = Path(__file__).parents[1]
 NAMES = ("Ana", "Ben", "Cai", "Dee")

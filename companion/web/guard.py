@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 
 from aiohttp import web
 
-from ..refusals import BadRequest, CrossOrigin, TooManyStreams, TooSlow, UnknownHost
+from ..core.refusals import BadRequest, CrossOrigin, TooManyStreams, TooSlow, UnknownHost
 
 log = logging.getLogger(__name__)
 PRIVATE_PATHS = ("/api/seat/", "/api/host/", "/api/join/")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from ..replay import summary
-from ..room import PUBLIC, BadRequest, NotReady, Room
+from ..tools.replay import summary
+from ..core.room import PUBLIC, BadRequest, NotReady, Room
 from .payloads import host_payload
 from .requests import PAYLOADS_KEY, PHONE, ROOM_KEY, body_of, lang_of, new_phone, saved
 from .streams import stream

@@ -24,7 +24,7 @@ from ..lang.mirror import mirror
 from ..lang.options import banner
 from ..lang.screen import choices_text, sentences
 from ..lang.words import Words
-from ..room import Room
+from ..core.room import Room
 from .encode import dumps, fact_json, string_json
 from .padding import TOLD_TO_A_SECRET_SET, padded, seat_room
 

@@ -13,7 +13,7 @@ from aiohttp import web
 
 from ..darkmoon import RulesError
 from ..lang import LANGS
-from ..room import BadRequest, Room, RoomError
+from ..core.room import BadRequest, Room, RoomError
 from . import guard
 from .payloads import Payloads
 from .saving import SAVING_KEY

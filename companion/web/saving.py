@@ -21,7 +21,7 @@ from collections.abc import Coroutine
 from aiohttp import web
 
 from ..darkmoon import RulesError
-from ..refusals import RoomError, StoreSlow
+from ..core.refusals import RoomError, StoreSlow
 
 log = logging.getLogger(__name__)
 

@@ -16,9 +16,9 @@ from aiohttp import web
 from ..darkmoon.data import (CHARACTERS, EVENTS, FACES, FATIGUE_TOKENS, FINAL_EVENTS,
                              COMPANY_MAN_MODULE, OUTPOST_TOKENS, SHADOW_CORPORATION,
                              THREATS_MODULE, VARIANTS)
-from ..joining import table_seats
+from ..core.joining import table_seats
 from ..lang import LANGS, catalogue
-from ..room import PUBLIC, BadRequest, Room
+from ..core.room import PUBLIC, BadRequest, Room
 from . import guard
 from .files import Files
 from .hosting import add_host_routes

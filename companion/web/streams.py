@@ -9,7 +9,7 @@ from typing import Callable
 
 from aiohttp import web
 
-from ..room import Room, RoomError
+from ..core.room import Room, RoomError
 
 PING_SECONDS = 15     # a comment line now and then finds dead connections
 RETRY_MS = 2000       # how soon a browser's EventSource reconnects after a drop

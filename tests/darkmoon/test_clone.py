@@ -16,7 +16,7 @@ from companion.darkmoon import state as state_module
 from companion.darkmoon.api import apply_event
 from companion.darkmoon.data import VARIANTS
 from companion.darkmoon.state import Frame, Game, Outcome, Pending, TaskInPlay
-from companion.simulate import bot_choice, helpful_choice, play_game
+from companion.tools.simulate import bot_choice, helpful_choice, play_game
 
 IMMUTABLE = (str, int, bool, type(None))
 STATE_CLASSES = [c for _, c in inspect.getmembers(state_module, inspect.isclass)

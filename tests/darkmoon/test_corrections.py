@@ -12,7 +12,7 @@ import pytest
 from companion.darkmoon import (HOST, IllegalOption, MalformedCommand, Setup,
                                 decide, evolve, public_view, replay, start)
 from companion.darkmoon.data import COMMANDER, DICE_IN_BOX, EVENTS, STRONG, WEAK
-from companion.simulate import bot_choice
+from companion.tools.simulate import bot_choice
 from leaks import check_public_view
 
 from .position import Table

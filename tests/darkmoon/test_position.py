@@ -16,9 +16,9 @@ from companion.darkmoon import (BadSetup, Chance, Ctx, Position, play, public_vi
 from companion.darkmoon.data import (CHARACTERS, EVACUATION_FAILURE, EVACUATION_START,
                                      FATIGUE_TOKENS, FINAL_EVENTS, INFECTED_CARDS, TASKS,
                                      TOKENS_TO_LOSE, available)
-from companion.simulate import MAX_COMMANDS, choice_for
-from companion.store import EventStore
-from companion.table import Table
+from companion.tools.simulate import MAX_COMMANDS, choice_for
+from companion.core.store import EventStore
+from companion.core.table import Table
 from leaks import Secrets, check_secrecy
 from test_random_games import check_components, same_state
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from companion.darkmoon import Setup, replay
 from companion.darkmoon.data import COMMANDER, FATIGUE, OUTPOST, STRONG, WEAK
 from companion.darkmoon.views import public_view
-from companion.simulate import helpful_choice, play_game
+from companion.tools.simulate import helpful_choice, play_game
 
 from .position import Table, held, put
 

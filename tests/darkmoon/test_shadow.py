@@ -299,7 +299,7 @@ def test_no_take_off_until_the_first_full_round_is_over():
     g.clearances = [0]
     g.outpost_pile += g.outpost_board  # nothing blocks a vote: only the refuelling
     g.outpost_board = []
-    from companion.simulate import helpful_choice
+    from companion.tools.simulate import helpful_choice
     from companion.darkmoon import Chance, Ctx, play
     rng = random.Random(3)
     seen_blocked = False
@@ -717,7 +717,7 @@ def test_threat_cards_are_dealt_once_the_first_round_is_over():
     revealed Infected get none."""
     g = replay(start(Setup(NAMES[:5], variants=THREATS), random.Random(8)))
     from companion.darkmoon import Chance, Ctx, play
-    from companion.simulate import helpful_choice
+    from companion.tools.simulate import helpful_choice
     rng = random.Random(8)
     while not g.threats and g.outcome is None:
         assert g.turn <= 6

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from companion.darkmoon.data import STRONG, WEAK
-from companion.table import PUBLIC
+from companion.core.table import PUBLIC
 from hardware.firmware import dmproto
 from hardware.pad import BLACK, GREY, RED, Notice, Press
 from hardware.serialbox import FALLBACK_PORT, SerialSource, find_port

@@ -9,8 +9,8 @@ from pathlib import Path
 from companion.darkmoon import Setup, public_view, seat_view, start, visible_facts
 from companion.darkmoon.api import apply_event
 from companion.darkmoon.data import MIN_PLAYERS_FOR, SHADOW_CORPORATION, VARIANTS
-from companion.simulate import bot_choice, helpful_choice, play_game
-from companion.table import LOG_LENGTH
+from companion.tools.simulate import bot_choice, helpful_choice, play_game
+from companion.core.table import LOG_LENGTH
 
 RULES = Path(__file__).resolve().parents[2] / "companion" / "darkmoon"
 INFECTED_ACTIONS = {"reveal", "interference", "energy_spike", "sabotage", "test_commander",

@@ -9,9 +9,9 @@ import pytest
 
 from companion.darkmoon import HOST
 from companion.lang import view_text
-from companion.simulate import helpful_choice
-from companion.store import EventStore
-from companion.table import Table
+from companion.tools.simulate import helpful_choice
+from companion.core.store import EventStore
+from companion.core.table import Table
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]
 

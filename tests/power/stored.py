@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion.store import EventStore
-from companion.table import Table
+from companion.core.store import EventStore
+from companion.core.table import Table
 
 
 def plain(value):

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.room import Room
-from companion.store import EventStore
+from companion.core.room import Room
+from companion.core.store import EventStore
 from hardware.source import KeyboardSource
 from screens.bigtext import FONT
 from screens.banner import banner

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 from screens.bigtext import draw
 from screens.capture import screen_text
 from screens.words import name_of, sentences

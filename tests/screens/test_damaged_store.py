@@ -3,8 +3,8 @@ and in Spanish, over the game it resumed, until the next game is set up or Esc c
 from __future__ import annotations
 
 import damaged_store as damage
-from companion.room import Room
-from companion.salvage import open_room
+from companion.core.room import Room
+from companion.appliance.salvage import open_room
 from screens.notice import DamagedNotice
 
 from .conftest import SIZE, kiosk, settle

@@ -10,10 +10,10 @@ import re
 
 import pytest
 
-from companion.fair import code, draw_value, pledge
-from companion.room import Room
-from companion.simulate import choice_for
-from companion.store import EventStore
+from companion.chance.fair import code, draw_value, pledge
+from companion.core.room import Room
+from companion.tools.simulate import choice_for
+from companion.core.store import EventStore
 from screens.fair import fair_join, fair_over, fair_play
 from screens.words import say
 

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from companion.darkmoon.data import UNKNOWN
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 from screens.pane import Pane, rows
 from screens.panels import task
 from table_play import seated_room

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from rich.color import ColorType
 
-from companion.room import Room, SeatClaimed, UnknownToken
-from companion.store import EventStore
+from companion.core.room import Room, SeatClaimed, UnknownToken
+from companion.core.store import EventStore
 from screens.capture import screen_text
 from screens.qr import QrCode, size
 

@@ -3,7 +3,7 @@ new URLs, with no network yet the kiosk says so instead of drawing codes no phon
 and when the Pi is its own Wi-Fi network its code is drawn beside the seats' codes.
 
 The address comes from a function the test controls (KioskApp.address_source), as
-companion.net.lan_address would give it on the Pi; the hotspot drives the recording
+companion.appliance.net.lan_address would give it on the Pi; the hotspot drives the recording
 stand-in for nmcli (tests/nmcli_fake.py), since NetworkManager cannot run here."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import subprocess
 
 import pytest
 
-from companion.hotspot import FAILED, ON, Hotspot, load_settings, wifi_join_string
-from companion.room import Room
-from companion.store import EventStore
+from companion.appliance.hotspot import FAILED, ON, Hotspot, load_settings, wifi_join_string
+from companion.core.room import Room
+from companion.core.store import EventStore
 from nmcli_fake import install
 from screens.app import KioskApp
 from screens.capture import screen_text

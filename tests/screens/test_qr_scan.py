@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from companion.room import Room
-from companion.store import EventStore
+from companion.core.room import Room
+from companion.core.store import EventStore
 from screens.capture import screen_cells
 from screens.qr import QrCode
 

@@ -11,7 +11,7 @@ import pytest
 from rich.control import ControlType
 from textual.geometry import Region
 
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 from screens.pane import Pane
 from screens.repaint import drawn
 from table_play import call_votes, seated_room

@@ -195,8 +195,8 @@ def seven_seat_game(data_dir: Path) -> None:
     """A game set up and waiting for its seven players: the join screen shows seven codes."""
     import asyncio
 
-    from companion.room import Room
-    from companion.store import EventStore
+    from companion.core.room import Room
+    from companion.core.store import EventStore
     data_dir.mkdir(parents=True, exist_ok=True)
     store = EventStore(data_dir / "games.db")
     asyncio.run(Room(store).new_game({"names": ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay",

@@ -12,8 +12,8 @@ import json
 import aiohttp
 import pytest
 
-from companion.room import Room
-from companion.store import EventStore
+from companion.core.room import Room
+from companion.core.store import EventStore
 from companion.web.server import start_server
 
 WAIT = 10  # seconds: only a guard against a hang, never a measure of speed

@@ -1,5 +1,5 @@
 """Fair records for the tests of their checking: genuine ones from real Table games dealt by
-companion.fair and played to their end, and tampered ones, as a modified Pi or a host with
+companion.chance.fair and played to their end, and tampered ones, as a modified Pi or a host with
 the data file could hand them out. This file holds no test."""
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import random
 from pathlib import Path
 
 from companion.darkmoon.data import FACES, STRONG, WEAK
-from companion.fair import (FILLER, PHONE, Fair, code, commitment, draw_secret, draw_value,
+from companion.chance.fair import (FILLER, PHONE, Fair, code, commitment, draw_secret, draw_value,
                             pledge)
-from companion.simulate import helpful_choice
-from companion.store import EventStore
-from companion.table import Table
-from companion.verify import record
+from companion.tools.simulate import helpful_choice
+from companion.core.store import EventStore
+from companion.core.table import Table
+from companion.chance.verify import record
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eva"]
 

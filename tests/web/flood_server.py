@@ -18,8 +18,8 @@ from pathlib import Path
 
 async def serve(db: str) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from companion.room import Room
-    from companion.store import EventStore
+    from companion.core.room import Room
+    from companion.core.store import EventStore
     from companion.web import guard
     from companion.web.server import start_server
 

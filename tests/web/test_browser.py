@@ -10,7 +10,7 @@ from __future__ import annotations
 from playwright.async_api import Page
 
 from companion.lang import catalogue
-from companion.room import Room
+from companion.core.room import Room
 
 from test_browser_kit import (NAMES, Phones, browser, changed, compact, peek, private_html,  # noqa: F401
                               seat_path, served, showing, word)

@@ -13,7 +13,7 @@ import random
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page
 
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 from test_browser_kit import (NAMES, Phones, browser, seat_path, seated_pages,  # noqa: F401
                               served, showing)

@@ -22,7 +22,7 @@ import socket
 import pytest
 from playwright.async_api import Page, Route, async_playwright
 
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 from test_browser_a11y import over, play_until
 from test_browser_kit import (ARGS, CHROMIUM, Phones, browser, seated_pages,  # noqa: F401

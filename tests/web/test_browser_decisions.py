@@ -21,7 +21,7 @@ import json
 import random
 
 from companion.lang import catalogue
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 from test_browser_kit import (Phones, browser, compact, seated_pages, served,  # noqa: F401
                               showing)

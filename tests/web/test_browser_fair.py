@@ -15,12 +15,12 @@ import re
 
 from playwright.async_api import Page
 
-from companion import dealing
+from companion.core import dealing
 from companion.darkmoon.data import FACES
 from companion.darkmoon.errors import RulesError
-from companion.fair import code, draw_value, pledge
+from companion.chance.fair import code, draw_value, pledge
 from companion.lang import catalogue
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 from test_browser_kit import (NAMES, PHONE, WAIT, Phones, browser, dealt,  # noqa: F401
                               seat_path, served, showing)

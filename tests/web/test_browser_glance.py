@@ -29,8 +29,8 @@ from playwright.async_api import Page
 
 from companion.darkmoon.data import UNINFECTED
 from companion.lang import catalogue
-from companion.room import SETTING, Room
-from companion.store import EventStore
+from companion.core.room import SETTING, Room
+from companion.core.store import EventStore
 from companion.web.requests import COOKIE
 from companion.web.server import start_server
 

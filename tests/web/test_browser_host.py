@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from companion.lang import catalogue
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 from test_browser_kit import (NAMES, Phones, browser, peek, private_html, seat_path, served,  # noqa: F401
                               showing, word)

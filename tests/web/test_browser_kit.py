@@ -12,8 +12,8 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
 from companion.lang import catalogue
-from companion.room import Room
-from companion.store import EventStore
+from companion.core.room import Room
+from companion.core.store import EventStore
 from companion.web.server import start_server
 
 CHROMIUM = "/usr/bin/chromium"

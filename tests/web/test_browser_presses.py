@@ -6,7 +6,7 @@ import random
 
 from companion.darkmoon.data import FATIGUE_TOKENS
 from companion.lang import catalogue
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 from test_browser_kit import (NAMES, Phones, browser, changed, seated_pages, served,  # noqa: F401
                               showing)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 from test_browser_kit import Phones, browser, changed, seated_pages, served, showing  # noqa: F401
 

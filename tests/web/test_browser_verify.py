@@ -1,6 +1,6 @@
 """The verify page and `darkmoon-companion verify` never disagree about a record.
 
-Genuine records come from real Table games dealt by companion.fair (two phones that pledged
+Genuine records come from real Table games dealt by companion.chance.fair (two phones that pledged
 and revealed, one that pledged and never revealed, two fillers) and played to their end; the
 tampered ones are what a modified Pi or a host with the data file could hand out. Each record
 goes through the real command (its own process) and the page as a player saves it (one file,
@@ -22,9 +22,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from companion.fair import FILLER, PHONE, Fair, code, commitment, filler, pledge
+from companion.chance.fair import FILLER, PHONE, Fair, code, commitment, filler, pledge
 from companion.lang import catalogue
-from companion.verify import check
+from companion.chance.verify import check
 
 from fair_corpus import corpus, genuine_game
 from test_browser_kit import WAIT, browser, served  # noqa: F401
@@ -187,7 +187,7 @@ async def test_the_page_says_what_it_checked_in_spanish(served, browser, tmp_pat
 
 
 async def test_the_shared_checker_computes_what_companion_fair_computes(served, browser):
-    """fair-check.js (the verify page's and the seat page's checker) against companion.fair:
+    """fair-check.js (the verify page's and the seat page's checker) against companion.chance.fair:
     the commitment, a pledge, a filler, the code and a stream's words, for numbers past 32
     bits too."""
     async with aiohttp.ClientSession() as session:

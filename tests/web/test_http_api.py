@@ -193,7 +193,7 @@ async def test_play_again_answers_not_ready_while_a_re_bound_seat_waits_for_its_
     """Play again refuses exactly what start refuses: a seat nobody holds gets no status."""
     import random
 
-    from companion.simulate import choice_for
+    from companion.tools.simulate import choice_for
     table = await set_up_game(NAMES)
     rng = random.Random(3)
     while not room.table.over:

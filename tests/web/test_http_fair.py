@@ -11,10 +11,10 @@ import sqlite3
 
 import pytest
 
-from companion.fair import draw_value, pledge
-from companion.room import Room
-from companion.store import EventStore
-from companion.verify import check
+from companion.chance.fair import draw_value, pledge
+from companion.core.room import Room
+from companion.core.store import EventStore
+from companion.chance.verify import check
 from leaks import check_fair_secrets
 from test_http_secrecy import play_seat, watch
 

@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 from yarl import URL
 
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 from companion.web.guard import Limits
 from companion.web.server import start_server
 

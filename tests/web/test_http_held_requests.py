@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from yarl import URL
 
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 WAIT = 10  # a guard against a hang only

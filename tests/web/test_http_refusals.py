@@ -10,7 +10,7 @@ import pytest
 from yarl import URL
 
 from companion.darkmoon.data import OUTPOST_TOKENS
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 WRONG_TOKEN = "A" * 22

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 WAIT = 15  # a guard against a hang only

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from companion.simulate import choice_for
+from companion.tools.simulate import choice_for
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 

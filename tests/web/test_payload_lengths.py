@@ -30,9 +30,9 @@ from companion.darkmoon.data import (COMMANDER, COMPANY_MAN, COMPANY_MAN_MODULE,
                                      MIN_PLAYERS_FOR, SHADOW_CORPORATION, STRONG, TASKS,
                                      THREAT_CARDS, THREATS_MODULE, UNINFECTED, VARIANTS, WEAK)
 from companion.darkmoon.dice import submit_options
-from companion.room import Room
-from companion.simulate import bot_choice, choice_for
-from companion.store import EventStore
+from companion.core.room import Room
+from companion.tools.simulate import bot_choice, choice_for
+from companion.core.store import EventStore
 from companion.web.padding import TOLD_TO_A_SECRET_SET
 from companion.web.payloads import Payloads, Shared
 

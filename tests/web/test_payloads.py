@@ -8,9 +8,9 @@ import json
 import random
 
 from companion.lang.mirror import latest
-from companion.room import Room
-from companion.simulate import choice_for
-from companion.store import EventStore
+from companion.core.room import Room
+from companion.tools.simulate import choice_for
+from companion.core.store import EventStore
 from companion.web.encode import dumps
 from companion.web.payloads import Payloads, board_payload, host_payload, seat_payload
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 import random
 
-from companion import phones_first
-from companion.phones_first import PhonesFirst
-from companion.room import PUBLIC
-from companion.simulate import choice_for
+from companion.core import phones_first
+from companion.core.phones_first import PhonesFirst
+from companion.core.room import PUBLIC
+from companion.tools.simulate import choice_for
 
 from test_http_streams import NAMES, all_streams, phone_command
 

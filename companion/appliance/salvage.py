@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TypeVar
 
-from .darkmoon.api import apply_event
-from .lang import text
-from .store import SCHEMA_VERSION, EventStore
+from ..darkmoon.api import apply_event
+from ..lang import text
+from ..core.store import SCHEMA_VERSION, EventStore
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")
-ROOM_SETTING = "room"  # companion.room.SETTING; not imported, so this module needs no Room
+ROOM_SETTING = "room"  # companion.core.room.SETTING; not imported, so this module needs no Room
 COMPANIONS = ("-wal", "-shm")  # SQLite's own names for a database's log and index files
 
 # Failures of the machine, not of the file: the same file would open on a sound disk, so it is

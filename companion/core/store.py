@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from .fair import draw_box, is_hex_32_bytes
+from ..chance.fair import draw_box, is_hex_32_bytes
 
 # Bump when the tables change; a file with a newer version is refused rather than misread.
 SCHEMA_VERSION = 2
@@ -34,7 +34,7 @@ CREATE TABLE records (
     FOREIGN KEY (game_id, seq) REFERENCES commands(game_id, seq)
 ) WITHOUT ROWID;
 """
-BOX_SETTING = "box"  # this box's identity (companion/fair.py)
+BOX_SETTING = "box"  # this box's identity (companion/chance/fair.py)
 # Version 2: the room (seat tokens, which phone holds which seat) outlives a power cut too.
 _SETTINGS = """
 CREATE TABLE IF NOT EXISTS settings (
@@ -289,7 +289,7 @@ class EventStore:
             raise UnknownGame(f"no game {game_id}")
         return row[1] or 0
 
-    # --- checking and salvage (companion/salvage.py) ---
+    # --- checking and salvage (companion/appliance/salvage.py) ---
 
     def check(self) -> str | None:
         """None if SQLite finds the file sound, else its first complaint. quick_check reads

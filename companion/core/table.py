@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 
-from .darkmoon import (Game, Position, Setup, public_view, seat_view, start, start_from,
+from ..darkmoon import (Game, Position, Setup, public_view, seat_view, start, start_from,
                        waiting_for)
-from .darkmoon.api import apply_event, step
-from .fair import EarlierFormat, Fair
+from ..darkmoon.api import apply_event, step
+from ..chance.fair import EarlierFormat, Fair
 from .store import EventStore
 
 PUBLIC = "public"
@@ -123,7 +123,7 @@ class Table:
 
     def submit(self, actor, command: dict) -> list[dict]:
         """Decide, append durably, then publish the new state; the caller tells whoever
-        listens (companion.room, on its loop). Raises a RulesError (and changes nothing) for
+        listens (companion.core.room, on its loop). Raises a RulesError (and changes nothing) for
         anything the rules refuse."""
         g = self.state
         events, state = step(g, actor, command, _rng(self.seed, self.fair, g.state_id + 1))

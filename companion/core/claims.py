@@ -1,7 +1,7 @@
 """Which phone holds what: the host's code and phone, each seat's code and phone, a lost
 phone's seat re-bound to a new code, and the pledge each seat's phone makes for the next deal
-(companion/fairdeal.py: a hash of its bytes, revealed only once every pledge is public).
-Part of the Room (companion/room.py), under its lock and with its save-then-change commit:
+(companion/chance/fairdeal.py: a hash of its bytes, revealed only once every pledge is public).
+Part of the Room (companion/core/room.py), under its lock and with its save-then-change commit:
 a claim is on disk before anyone is shown it, and a refused one changes nothing.
 
 A phone is told apart by its cookie (`phone`), a seat or the host by a secret
@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import secrets
 
-from .fairdeal import checked_pledge, cleared, pledge_accepted, same_commitment, with_pledge
+from ..chance.fairdeal import checked_pledge, cleared, pledge_accepted, same_commitment, with_pledge
 from .refusals import (BadRequest, BotSeat, GameInProgress, NotYourSeat, OneSeatPerPhone,
                        SeatClaimed, UnknownToken)
 

@@ -1,4 +1,4 @@
-"""The demo's bots: seats played by the sensible bot (companion.sensible) until the host hands
+"""The demo's bots: seats played by the sensible bot (companion.tools.sensible) until the host hands
 one to a person (Room.hand_over: a new code, announced). They play through the room like
 anyone else (Room.bot_submit), a little after the game starts waiting for them, so a table
 can watch the moves.
@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from .darkmoon import RulesError
-from .refusals import NotYourSeat, StorageFailed
+from ..darkmoon import RulesError
+from ..core.refusals import NotYourSeat, StorageFailed
 
 
 class Bots:
@@ -64,7 +64,7 @@ class Bots:
 def seat_choice(table, seat: int, rng: random.Random) -> dict:
     """The sensible bot's command for one waiting seat, from that seat's view (its phone's)
     and every public fact since the deal."""
-    from .darkmoon import seat_view
+    from ..darkmoon import seat_view
     from .sensible import sensible_choice
     g, count = table.snapshot()  # the view and the log of one state
     view = seat_view(g, seat)

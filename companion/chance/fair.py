@@ -11,7 +11,7 @@ revealed) gets a filler derived from the secret alone: fixed when the secret was
 so nobody chooses it after seeing the others'. Every outcome is then derived, with no other
 randomness, from HMAC-SHA256 keyed with secret || contributions, in counter mode, separately
 for each event of the log. At game over the secret is revealed with the record, and anyone can
-derive the outcomes again (companion/verify.py, the verify page, docs/fair.md).
+derive the outcomes again (companion/chance/verify.py, the verify page, docs/fair.md).
 
 The rules never see this module: a `Stream` is the `rng` they take (`choice` and `shuffle`).
 Pure standard library and no IO, so a verifier runs the same code the Pi dealt with.

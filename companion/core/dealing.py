@@ -1,10 +1,10 @@
-"""How the room deals a game fairly (the procedure is companion/fair.py, the lobby's side
-companion/fairdeal.py): "start" and "play again" open the reveal, every seat that pledged
+"""How the room deals a game fairly (the procedure is companion/chance/fair.py, the lobby's side
+companion/chance/fairdeal.py): "start" and "play again" open the reveal, every seat that pledged
 reveals its bytes, and the game is dealt at the last reveal or `reveal_wait` seconds after the
 reveal opened, whichever comes first; a seat with no revealed bytes gets its filler. With no
 pledge at all there is nothing to wait for: the game is dealt at once.
 
-Part of the Room (companion/room.py), under its lock and with its save-then-change commit. The
+Part of the Room (companion/core/room.py), under its lock and with its save-then-change commit. The
 open reveal is in the room's stored record: a room restarted while revealing waits again (from
 when it is attached to its loop) and deals. Also here: the records anyone may fetch, a
 replaced game's at once.
@@ -15,7 +15,7 @@ import asyncio
 import copy
 import logging
 
-from .fairdeal import (all_revealed, any_pledged, dealt_fair, fresh_fair, hex32, record_of,
+from ..chance.fairdeal import (all_revealed, any_pledged, dealt_fair, fresh_fair, hex32, record_of,
                        revealed_value)
 from .refusals import BadRequest, GameInProgress, NotReady, StorageFailed
 from .store import GameTaken

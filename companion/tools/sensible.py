@@ -166,7 +166,7 @@ class Seat:
         return worst[1:] if worst else None
 
     def choose_task(self, options, data):
-        from .darkmoon.data import TASKS
+        from ..darkmoon.data import TASKS
         def hardness(o):
             card = TASKS[o[1]]
             return (getattr(card, "difficulty", None) or 0) + (2 if card.suspicious else 0)

@@ -12,10 +12,10 @@ import os
 import sqlite3
 import sys
 
-from .darkmoon import RulesError
-from .lang import text, view_text
-from .store import EventStore, StoreError
-from .table import Table
+from ..darkmoon import RulesError
+from ..lang import text, view_text
+from ..core.store import EventStore, StoreError
+from ..core.table import Table
 
 FILES = ("games.db", "demo.db")  # the kiosk's own file first, then the demo's
 

@@ -21,15 +21,15 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
-from .bots import Bots
+from ..tools.bots import Bots
 from .buttons import COLOURS, REFUSALS, lit_seats, press_command, press_refusal
 from .claims import Claims, new_token
 from .dealing import Dealing, _prepare_log
-from .darkmoon import BadSetup, RulesError, Setup
-from .darkmoon.views import waiting_view
+from ..darkmoon import BadSetup, RulesError, Setup
+from ..darkmoon.views import waiting_view
 from .joining import table_token
 from .phones_first import PhonesFirst
-from .fairdeal import fair_view, is_current
+from ..chance.fairdeal import fair_view, is_current
 from .store import EventStore, StoreError
 from .refusals import (BadRequest, BotSeat, CommitmentChanged,  # noqa: F401
                        GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone, RoomError,
@@ -48,7 +48,7 @@ Listener = Callable[[object, dict | None], None]
 class Room(Claims, Dealing):
     """One table's room. `audience` for listeners: PUBLIC, a seat number, or "room"
     (lobby changes: claims, notices, a new game set up). `reveal_wait`: seconds from the
-    opening of the reveal to the deal, for phones that never reveal (companion/dealing.py)."""
+    opening of the reveal to the deal, for phones that never reveal (companion/core/dealing.py)."""
 
     def __init__(self, store: EventStore, *, seed: int | None = None,
                  bot_delay: float = 1.0, demo: bool = False, reveal_wait: float = 10.0):

@@ -1,6 +1,6 @@
 """Bots for simulations, demos and tests, and `simulate`: whole games between bots.
 
-Three kinds: the sensible bots (companion.sensible: status-aware, each seat deciding from its
+Three kinds: the sensible bots (companion.tools.sensible: status-aware, each seat deciding from its
 own view; simulate's default and the demo's), the helpful bot (mostly plays for the
 Uninfected whatever its status: many seeded tests') and the random bot (uniform among legal
 options)."""
@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .darkmoon import Chance, Ctx, Game, Setup, play, seat_view, start
-from .darkmoon.api import apply_event
+from ..darkmoon import Chance, Ctx, Game, Setup, play, seat_view, start
+from ..darkmoon.api import apply_event
 from .sensible import sensible_choice
 
 MAX_COMMANDS = 20_000  # a guard: a game that runs this long is a bug to report

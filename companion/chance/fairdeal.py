@@ -1,4 +1,4 @@
-"""The room's side of fair dealing (the procedure is companion/fair.py): the secret a lobby
+"""The room's side of fair dealing (the procedure is companion/chance/fair.py): the secret a lobby
 commits to before any seat is claimed, under the game's number on this box; the pledges the
 seats' phones make to their values, and the values revealed once every pledge is public; the
 Fair a game is dealt with; what everyone may see of it; and the records that may be revealed.
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from .fair import (FILLER, PHONE, Fair, code, commitment, draw_secret, filler,
                    is_hex_32_bytes, pledge)
-from .refusals import BadRequest, CommitmentChanged, NotReady, UnknownGame
-from .store import UnknownGame as NoSuchGame
+from ..core.refusals import BadRequest, CommitmentChanged, NotReady, UnknownGame
+from ..core.store import UnknownGame as NoSuchGame
 
 FORMAT = 2  # a lobby's fair as this version stores it
 

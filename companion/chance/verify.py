@@ -16,7 +16,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from .darkmoon import Chance, Ctx, Position, RulesError, Setup, play, replay, start, start_from
+from ..darkmoon import Chance, Ctx, Position, RulesError, Setup, play, replay, start, start_from
 from .fair import (FILLER, FORMAT, PHONE, EarlierFormat, Fair, code, commitment, filler,
                    is_hex_32_bytes, pledge)
 
