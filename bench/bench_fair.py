@@ -1,5 +1,5 @@
 """The cost of provably fair chance (companion/chance/fair.py) against the operating system's
-randomness the Table used before (issue 14):
+randomness the Table used before:
 
   (a) a command as Table.submit runs it (rules.step), with SystemRandom and with the event's
       HMAC-SHA256 stream, on the same states and commands: the added cost per command

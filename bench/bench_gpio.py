@@ -1,5 +1,5 @@
 """GPIO seat button (mock pin) -> the Table's accepted command, 7 seats (target: p99 <= 5 ms
-here, <= 10 ms on the pi-class budget: issue 12).
+here, <= 10 ms on the pi-class budget).
 
 A real Room on a real SQLite file (the durable commit's fsync included), the GpioSource with
 its ticker thread running as in production, gpiozero's MockFactory for the pins. The pins

@@ -1,5 +1,5 @@
 """Serial button box line (pty) -> the Table's accepted command, 7 seats (target: p99 <= 5 ms;
-on the pi-class budget <= 10 ms, as for the GPIO buttons: issue 12).
+on the pi-class budget <= 10 ms, as for the GPIO buttons).
 
 A real Room on a real SQLite file (the durable commit's fsync included), the SerialSource
 reader thread as in production (pyserial on a real pty pair), and the simulated box

@@ -7,8 +7,8 @@ of a start again (nothing a start works out is kept for the next: only Python's 
 compiled at install time); then the process's resident memory after a bot-played demo game
 has run for a while. For comparison it also times a bare Textual app (one line of
 text) to its first frame: the part of any start that is Textual's and Python's alone.
-Targets (issue 3): start to join screen <= 2 s, resident memory <= 120 MB; on the Pi-class
-budget (issue 12) <= 2.5 s.
+Targets: start to join screen <= 2 s, resident memory <= 120 MB; on the Pi-class
+budget <= 2.5 s.
 
     .venv/bin/python bench/bench_start.py [--quick] [--pi-class]
 

@@ -24,7 +24,7 @@ def mock_factory():
         Device.pin_factory = saved
 
 
-# --- an interrupted run cleans up (issue 11) ---
+# --- an interrupted run cleans up ---
 
 def pytest_configure(config):
     """A SIGTERM to pytest (a CI timeout, `kill`) ends the run as a Ctrl-C does, so every

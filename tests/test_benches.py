@@ -77,7 +77,7 @@ def test_pi_class_without_its_script_refuses_rather_than_measure_this_machine(tm
 
 
 def test_the_whole_pi_runs_the_kiosk_beside_the_server_and_times_its_repaints(tmp_path):
-    # issue 12: the Pi at the table is the kiosk, the web server and the phones' streams in one
+    # The Pi at the table is the kiosk, the web server and the phones' streams in one
     # process; bench_web --kiosk measures a command's way to the kiosk's screen in that process
     done = run_quick("bench_web", tmp_path, "--kiosk")
     assert done.returncode == 0, f"bench_web --quick --kiosk failed:\n{done.stdout}\n{done.stderr}"

@@ -354,7 +354,7 @@ def test_without_a_fair_the_table_draws_one_for_this_box_and_the_next_number(tmp
 
 
 def test_a_game_resumed_after_a_power_cut_goes_on_with_the_same_stream(tmp_path):
-    """"Resume after a power cut continues the same stream (no re-roll)" (issue 14)."""
+    """"Resume after a power cut continues the same stream (no re-roll)"."""
     fair = phones_fair(5, 2, game=1)
     setup = {"names": ["A", "B", "C", "D", "E"]}
     whole = Table.new(EventStore(tmp_path / "a.db"), setup, fair=fair)

@@ -1,4 +1,4 @@
-"""An interrupted test run stops what it started (issue 11: interrupting ./run-tests left a
+"""An interrupted test run stops what it started (interrupting ./run-tests left a
 kiosk process holding its port and ignoring SIGTERM), and the kiosk itself stops on SIGTERM
 even when nobody reads its terminal."""
 from __future__ import annotations

@@ -51,7 +51,7 @@ def variant_sets() -> dict[str, tuple]:
     rng = random.Random(2024)
     for k in range(3):
         sets[f"mix{k}"] = tuple(sorted(rng.sample(VARIANTS, 4)))
-    # Shadow Corporation alone, with every variant, and with a few (issue 13).
+    # Shadow Corporation alone, with every variant, and with a few.
     sets["shadow"] = (SHADOW_CORPORATION,)
     sets["shadow-all"] = VARIANTS + (SHADOW_CORPORATION,)
     sets["shadow-mix"] = tuple(sorted(rng.sample(VARIANTS, 3))) + (SHADOW_CORPORATION,)
@@ -474,7 +474,7 @@ def test_random_games(players, variant_set, policy):
 def test_random_games_with_host_corrections(players, policy):
     """The host corrects the board at random moments, whatever the game waits for: every
     invariant, the secrecy and the replay still hold."""
-    # Odd tables: every variant; even ones: Shadow Corporation and its corrections (issue 13).
+    # Odd tables: every variant; even ones: Shadow Corporation and its corrections.
     variants = fits(players, VARIANT_SETS["all"]) if players % 2 else (SHADOW_CORPORATION,)
     corrected = Counter()
     for k in range(GAMES_PER_CASE):

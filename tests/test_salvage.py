@@ -1,4 +1,4 @@
-"""A damaged games file never crash-loops the appliance (issue 9). The file is set aside
+"""A damaged games file never crash-loops the appliance. The file is set aside
 beside the new one (kept byte for byte), the games and moves before the damage are kept,
 and the product starts and says what happened, in English and Spanish.
 

@@ -13,7 +13,7 @@ FIVE = tuple("ABCDE")
 
 
 def test_with_sensible_bots_both_sides_win_and_the_random_bots_never_let_the_uninfected():
-    """Issue 11: simulate reported 100% Infected wins (the random bots: nobody tries). With
+    """Simulate reported 100% Infected wins (the random bots: nobody tries). With
     bots that play their status, five players' games go either way."""
     sensible = simulate(40, 5, seed=1)
     assert sensible["bots"] == "sensible"

@@ -216,7 +216,7 @@ def seat_log(facts: list[dict], seat) -> list[dict]:
 
 
 def test_every_seat_sees_the_same_public_log_whatever_its_secrets(tmp_path):
-    """Issue 9, nothing to a glance: the public lines of a seat's log are the board's, for
+    """Nothing to a glance: the public lines of a seat's log are the board's, for
     every seat at every step. Counted together with private facts, a seat with more secrets
     (an Infected player with Telepathic Infected) saw fewer public lines than its neighbour."""
     table = Table.new(EventStore(tmp_path / "game.db"),

@@ -22,7 +22,8 @@ from .store import EventStore
 PUBLIC = "public"
 # Replaying a log runs the rules again with the stored outcomes: a game stored under other
 # rules may not replay. Raised whenever a rules change alters what a stored command does
-# (2: the commander die on every retrieval, Restore Comm's choice, and the rest of issue 10;
+# (2: the commander die on every retrieval, Restore Comm's choice, and the other departures
+# from the rulebook set right;
 # 3: a position deals the cards and tokens of its variants and modules, Shadow Corporation's
 # too; host corrections accept Risk Assessment's extra cube and keep a take-off vote's board
 # full; a card's result waits for the vote held for it when the rules named its target;

@@ -6,9 +6,9 @@ from .mirror import mirror
 from .options import banner, blocked_label, option_label, question
 from .words import Words
 
-# A fact's sentence, once made, for every later view that shows it: a command used to rebuild
-# the log's sixty sentences for each of the 7 phones, the board and the host (on a Pi, most of
-# the time a command took to reach the table). Keyed by the fact object itself (held in the
+# A fact's sentence, once made, for every later view that shows it: made afresh, the log's
+# sixty sentences for each of the 7 phones, the board and the host were most of the time a
+# command took to reach the table on a Pi. Keyed by the fact object itself (held in the
 # entry, so its id cannot be reused while cached) and by what of the view the words read:
 # the seat names and what sets a task's difficulty. One table of facts per language and
 # context, so a log's sixty look-ups hash the context once, not sixty times.

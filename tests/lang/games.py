@@ -52,7 +52,7 @@ def setup_for(players: int, seed: int) -> Setup:
     chosen = set(rng.sample(VARIANTS, rng.randint(0, 3)))
     if seed % 3 == 0:  # the Infected's private team fact needs this variant now and then
         chosen.add("telepathic_infected")
-    if seed % 2 == 1:  # Shadow Corporation in every other game (issue 13), its modules too
+    if seed % 2 == 1:  # Shadow Corporation in every other game, its modules too
         chosen.add(SHADOW_CORPORATION)
         if seed % 4 == 3:
             chosen |= {"threats_module", "company_man_module"}

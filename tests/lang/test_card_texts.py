@@ -1,4 +1,4 @@
-"""Issue 11, the rules at hand: what every card does, in both languages and in this project's
+"""The rules at hand: what every card does, in both languages and in this project's
 own words; and the sentence of every rule that answers a decision by itself."""
 from __future__ import annotations
 

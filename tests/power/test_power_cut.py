@@ -1,4 +1,4 @@
-"""Power cuts (DESIGN, "Every acknowledged input survives kill -9 and a power cut"; issue 4).
+"""Power cuts (DESIGN, "Every acknowledged input survives kill -9 and a power cut").
 
 The installed `darkmoon-companion --kiosk` runs in a pseudo-terminal, as the systemd unit runs
 it. Phones play whole games against it over HTTP (a host, one phone per seat, a board viewer,

@@ -129,7 +129,7 @@ async def test_f2_switches_the_kiosk_to_spanish(tmp_path):
 
 
 async def test_dice_the_host_reports_lost_show_on_the_board(tmp_path):
-    """Issue 10: a die lost under the table is corrected by the host (the 29 stay counted);
+    """A die lost under the table is corrected by the host (the 29 stay counted);
     the kiosk says the pool is short, in both languages, and says nothing once it is found."""
     room = await seated_room(tmp_path, seed=7, players=4)
     app = kiosk(room)

@@ -1,4 +1,4 @@
-"""Issue 11, the kiosk from across the table: nothing cut off at the Pi's 120x36, the space of
+"""The kiosk from across the table: nothing cut off at the Pi's 120x36, the space of
 a 240x67 screen used for big figures, no line broken inside a name or a count, and the ▶ on
 the seat that really plays first. Real games, driven by the helpful bots, drawn by Pilot."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One name for each button's meaning (issue 11): the kiosk, its help, the phone's options
+"""One name for each button's meaning: the kiosk, its help, the phone's options
 and the log call a choice the same, in both languages. Once the kiosk said "BLACK:
 release", the phone "Strong die: not infected, free" and the log "strong (free)" for the
 same press."""
@@ -54,7 +54,7 @@ def test_the_release_of_a_vote_is_called_free_everywhere():
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("kind", ["amputation", "clearance", "takeoff"])
 def test_shadow_corporations_ballots_name_their_button_alike_everywhere(lang, kind):
-    """Issue 13: in each kind of vote the kiosk and the phones give a colour the same meaning,
+    """In each kind of vote the kiosk and the phones give a colour the same meaning,
     and each ballot still names its button and its die."""
     for ballot, button in BUTTON.items():
         kiosk = text(lang, f"kiosk.vote.{kind}.ballot_{ballot}")

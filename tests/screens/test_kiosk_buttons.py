@@ -191,14 +191,14 @@ async def test_buttons_test_command_shows_each_press_of_the_box_and_the_keyboard
         assert "Seat 4" in text and "GREY" in text and "Seat 2" in text and "BLACK" in text
         assert "the GPIO box, 4 seats" in text
         assert lit(mock_factory) == {1}  # the last press (seat 2) lights its LED
-        await pilot.press("escape")  # as the hint says (issue 11: it did nothing)
+        await pilot.press("escape")  # as the hint says (Esc once did nothing)
         await pilot.pause()
         assert not app.is_running
     assert all(not mock_factory.pin(p.led).state for p in PINS)  # closing darkens the box
 
 
 async def test_a_press_out_of_turn_is_answered_on_the_bottom_line_for_a_moment(tmp_path):
-    """Issue 11: a press that means nothing is no longer silent. The kiosk's bottom line says
+    """A press that means nothing is no longer silent. The kiosk's bottom line says
     whose press it was and why (only what the board already shows), then clears."""
     room = await seated_room(tmp_path, players=4)
     app = kiosk(room)

@@ -1,4 +1,4 @@
-"""Issue 12: the live panel keeps its height while a malfunction is played, so each press or
+"""The live panel keeps its height while a malfunction is played, so each press or
 submission repaints rows in place instead of making Textual lay out the whole board again
 (a layout pass was most of the kiosk's slowest repaints on a Pi). RB "Malfunction": every
 player who goes IN submits dice; the panel keeps, from the start, the rows of every seat gone

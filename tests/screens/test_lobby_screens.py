@@ -61,7 +61,7 @@ async def test_join_screen_shows_seat_codes_and_claims_as_they_happen(room):
         assert "Scan your seat's code" in text and "Everyone has joined" not in text
         await room.claim_seat(tokens[0], "phone-ana")  # the last human seat (Cai is a bot)
         text = await settle(app, pilot)
-        # Issue 11: the join screen used to keep asking for scans once everyone was in
+        # The join screen used to keep asking for scans once everyone was in
         assert "Everyone has joined. The host starts the game on their phone." in text
         assert "Scan your seat's code" not in text
 
@@ -82,7 +82,7 @@ def lines_with(text: str, words: list[str]) -> list[int]:
 
 @pytest.mark.parametrize("players", [5, 7])
 async def test_at_120x36_every_seat_joins_from_one_table_code_without_paging(room, players):
-    """Issue 11: 3 of 5 seat codes fitted at 120x36 and the rest waited behind PgDn. Seven
+    """3 of 5 seat codes fitted at 120x36 and the rest waited behind PgDn. Seven
     seat codes cannot fit there (4 x 31 columns are more than 120), so one table code is
     shown with every seat beside it in seat order: the number a player taps on the phone."""
     await room.new_game({"names": NAMES[:players]}, bots=[players - 1])
@@ -149,7 +149,7 @@ async def test_a_rebound_seat_gets_its_code_back_during_play(tmp_path):
 
 
 async def test_a_rebind_during_play_is_announced_on_the_board_itself(tmp_path):
-    """Issue 9: a re-bind can never happen unseen: the play screen says whose phone is out,
+    """A re-bind can never happen unseen: the play screen says whose phone is out,
     in both languages, without anyone pressing a key."""
     from table_play import seated_room
     room = await seated_room(tmp_path, players=4)
@@ -166,7 +166,7 @@ async def test_a_rebind_during_play_is_announced_on_the_board_itself(tmp_path):
 
 
 async def test_f5_at_the_pi_makes_a_new_host_code_and_the_game_goes_on(tmp_path):
-    """Issue 9: a lost host phone is replaced by whoever stands at the Pi, mid-game: F5
+    """A lost host phone is replaced by whoever stands at the Pi, mid-game: F5
     shows a new host code (the old one is dead), a phone opens it, the board comes back."""
     from table_play import seated_room
     room = await seated_room(tmp_path, players=4)
@@ -204,7 +204,7 @@ async def test_f5_pressed_again_hides_the_new_host_code(tmp_path):
 
 
 async def test_a_name_stored_by_an_older_version_never_reaches_the_terminal_raw(tmp_path):
-    """Issue 9: an escape sequence in a name blanked the join screen and an OSC sequence
+    """An escape sequence in a name blanked the join screen and an OSC sequence
     retitled the terminal. Names are refused at the boundary now; a game stored before that
     is still drawn harmlessly, with its codes."""
     store = EventStore(str(tmp_path / "games.db"))

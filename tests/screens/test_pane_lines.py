@@ -1,5 +1,5 @@
 """The kiosk's panes keep each row as (plain, spans, style) instead of a Rich Text per line
-(issue 12: splitting Texts per press was a third of a redraw on a Pi). A row must draw exactly
+(splitting Texts per press was a third of a redraw on a Pi). A row must draw exactly
 the cells Rich's own split would have drawn, or a colour (a RED ballot, a QUARANTINED mark)
 would land on the wrong letters."""
 from __future__ import annotations

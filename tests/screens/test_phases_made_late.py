@@ -1,4 +1,4 @@
-"""The kiosk makes only the view of the phase it shows before its first frame (issue 12: a
+"""The kiosk makes only the view of the phase it shows before its first frame (a
 Pi must reach the join screen sooner); the other phases' views are made once that frame is
 up, or at once when the room moves on before then. Either way the table sees every phase."""
 from __future__ import annotations

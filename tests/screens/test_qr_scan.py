@@ -80,7 +80,7 @@ async def test_each_seat_code_on_the_join_screen_scans_to_its_url(tmp_path):
 @pytest.mark.parametrize("players", [5, 7])
 async def test_the_table_code_at_120x36_scans_to_the_page_listing_every_seat(
         tmp_path, players):
-    """Issue 11: at 120x36 every seat joins from one code with nothing paged; the phone that
+    """At 120x36 every seat joins from one code with nothing paged; the phone that
     opens it lists the seats (tests/web/test_browser_join.py)."""
     room = Room(EventStore(str(tmp_path / "games.db")), seed=5, bot_delay=0)
     await room.new_game({"names": NAMES[:players]})

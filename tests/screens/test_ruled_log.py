@@ -1,4 +1,4 @@
-"""Issue 11, the rules at hand, on the kiosk: when the rules answer a decision by themselves,
+"""The rules at hand, on the kiosk: when the rules answer a decision by themselves,
 the log pane says which rule did it, in the kiosk's language, at the Pi's 120x36."""
 from __future__ import annotations
 

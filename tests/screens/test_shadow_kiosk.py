@@ -1,4 +1,4 @@
-"""Issue 13 on the kiosk: a Shadow Corporation game shows its evacuation board, says which
+"""Shadow Corporation on the kiosk: a game shows its evacuation board, says which
 kind of vote is held and what BLACK and RED mean in it, takes the ballots from the seat
 buttons, and marks an amputated seat. ESOG Vote for amputation: "A red weak die is a vote to
 amputate. A black strong die is a vote to not amputate."; Vote for clearance: "Every black
@@ -92,7 +92,7 @@ async def test_the_malfunction_panel_shows_the_corporation_die_only_once_submitt
 
 
 async def test_the_game_over_screen_shows_every_corporation_die(tmp_path):
-    """Issue 13: "the game-over screen reveals every corporation die": the one shown and the
+    """"the game-over screen reveals every corporation die": the one shown and the
     one kept hidden, which nobody saw during the game."""
     room = await seated_room(tmp_path, seed=4, players=4, variants=SC)
     await advance(room, lambda v: (v["waiting"] or {}).get("decision") == "corporation")

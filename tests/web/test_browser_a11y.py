@@ -1,4 +1,4 @@
-"""Issue 11, accessibility and touch: every page, in both languages and in the states a player
+"""Accessibility and touch: every page, in both languages and in the states a player
 meets (the lobby, a decision, the dice picker, the Status card held, the host's form and
 corrections, the board, the game over), passes axe-core with no serious or critical
 violation; every tap target is at least 44x44 CSS px (a checkbox counts by the label around

@@ -1,4 +1,4 @@
-"""Issue 11, nobody misses a turn: phones do not fall asleep mid-game where the browser lets a
+"""Nobody misses a turn: phones do not fall asleep mid-game where the browser lets a
 page prevent it, and one that slept comes back at once.
 
 The phones reach the Pi at http://192.168.x.x, not a secure context, so the Screen Wake Lock

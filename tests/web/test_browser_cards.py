@@ -1,4 +1,4 @@
-"""Issue 11, the rules at hand, on the phone: what the current Event, the Final Event and the
+"""The rules at hand, on the phone: what the current Event, the Final Event and the
 cards in hand do, in the reader's language; the Status card's text only while it is held;
 and the log saying which rule answered a decision by itself."""
 from __future__ import annotations

@@ -420,7 +420,7 @@ async def test_an_infected_and_an_uninfected_phone_look_the_same_through_a_game(
 
 
 async def test_the_glance_test_holds_with_shadow_corporation(twins):
-    """Issue 13: the corporation dice are rolled by whoever is active, whatever their card,
+    """The corporation dice are rolled by whoever is active, whatever their card,
     the new votes and tracks are public, and the threat card is held with the Status card:
     still nothing to a glance."""
     a, b, observed = await twins(NAMES[:5], ["shadow_corporation", "threats_module",

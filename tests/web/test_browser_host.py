@@ -34,7 +34,7 @@ async def test_host_sets_up_starts_corrects_and_rebinds(served, browser):
     # Seats join; the host sees it live, and may start once all three are in.
     seats = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
     await host.wait_for_selector("#start:not([disabled])")
-    # Issue 11: once every seat is in, the pages say so and what comes next
+    # Once every seat is in, the pages say so and what comes next
     en = catalogue("en")
     assert await host.inner_text("#start-hint") == en["phone.host.everyone"]
     await seats[0].wait_for_selector("#lobby-state")
@@ -175,7 +175,7 @@ async def test_host_corrects_command_quarantine_lost_dice_and_events_in_both_lan
 
 async def test_play_again_deals_a_new_game_to_the_same_phones_and_the_form_remembers(
         served, browser):
-    """Issue 11: after a game, one tap deals the next one to the same phones on the same
+    """After a game, one tap deals the next one to the same phones on the same
     seats; and a host page opened later offers the last table's names."""
     room = served.room
     phones = Phones(browser, served.base)
@@ -213,7 +213,7 @@ async def test_play_again_deals_a_new_game_to_the_same_phones_and_the_form_remem
 
 
 async def test_the_host_saves_the_whole_game_record_only_once_the_game_is_over(served, browser):
-    """Issue 11: the whole game record (every roll, card and vote) can be saved from the
+    """The whole game record (every roll, card and vote) can be saved from the
     host's phone as a readable file, in the host's language. Before the game is over it holds
     every secret: refused, and only the host's phone may fetch it at all."""
     room = served.room
@@ -263,7 +263,7 @@ async def test_the_host_saves_the_whole_game_record_only_once_the_game_is_over(s
 
 
 async def test_the_host_ticks_shadow_corporation_and_its_cards_appear(served, browser):
-    """Issue 13: "the host ticks 'Shadow Corporation' on the new-game page": its characters
+    """"the host ticks 'Shadow Corporation' on the new-game page": its characters
     and final events are offered only then, and the game is dealt with the expansion."""
     room = served.room
     phones = Phones(browser, served.base)

@@ -1,4 +1,4 @@
-"""Issue 11: where the kiosk cannot show every seat's own code (seven seats at 120x36), every
+"""Where the kiosk cannot show every seat's own code (seven seats at 120x36), every
 phone scans one table code and taps its own seat, listed in seat order (the number of its
 buttons); that opens the seat's page, which claims the seat as its own code would."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 11, the rules at hand: a legend of the dice colours and their faces on every page's
+"""The rules at hand: a legend of the dice colours and their faces on every page's
 board, in the reader's language, that stays open while the game moves on."""
 from __future__ import annotations
 

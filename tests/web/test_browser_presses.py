@@ -1,4 +1,4 @@
-"""Issue 11, in a real browser: a seat button that means nothing now is answered on that
+"""In a real browser: a seat button that means nothing now is answered on that
 player's phone, in their language, and on nobody else's."""
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ async def test_a_press_out_of_turn_is_answered_on_that_phone_only(served, browse
 
 async def test_roll_again_or_stop_shows_the_success_total_beside_the_difficulty(served,
                                                                                 browser):
-    """Issue 11: "Roll again or stop?" is a question about the track: the phone shows the
+    """"Roll again or stop?" is a question about the track: the phone shows the
     success so far and the difficulty with it."""
     room, _, pages = await seated(served, browser)
     rng = random.Random(3)
@@ -93,7 +93,7 @@ async def test_a_fatigued_player_is_told_why_two_dice_cannot_be_submitted(served
 
 
 async def test_a_decision_comes_into_view_with_a_flash_when_it_arrives(served, browser):
-    """Issue 11: a decision arriving while the player has scrolled away appeared off-screen,
+    """A decision arriving while the player has scrolled away appeared off-screen,
     and the turn signal did nothing on an iPhone (no vibration). The decision is scrolled
     into view and the whole page flashes."""
     room, _, pages = await seated(served, browser)

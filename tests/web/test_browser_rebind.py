@@ -1,4 +1,4 @@
-"""Issue 9, in a real browser: a re-bind is announced on every phone, so it can never happen
+"""In a real browser: a re-bind is announced on every phone, so it can never happen
 unseen; the kicked phone is out for good, and the seat's new code works for a new phone."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13 in real Chromium: a Shadow Corporation game on four phones. The active player's
+"""In real Chromium: a Shadow Corporation game on four phones. The active player's
 phone rolls the corporation dice in secret and shows one with a tap; amputation and
 clearance votes are cast on the seat buttons while every phone says what BLACK and RED mean
 in that vote; the ship takes off and every phone shows who won."""

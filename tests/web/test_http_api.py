@@ -28,7 +28,7 @@ async def test_the_board_before_any_game_shows_an_empty_room(new_phone):
 
 async def test_choices_offer_the_games_public_options(new_phone):
     choices = await (await new_phone().get("/api/choices")).json()
-    def base(table):  # Shadow Corporation's cards are offered apart (issue 13)
+    def base(table):  # Shadow Corporation's cards are offered apart
         return [k for k, v in table.items() if not v.expansion]
     assert choices == {"characters": base(CHARACTERS), "final_events": base(FINAL_EVENTS),
                        "expansion": {"id": "shadow_corporation",
@@ -143,7 +143,7 @@ async def test_the_host_switches_the_language_for_everyone(room, set_up_game):
 
 async def test_rebinding_lets_a_new_phone_take_the_seat_and_shuts_the_old_one_out(
         room, set_up_game, new_phone):
-    """Issue 9: a re-bind rotates the seat's code. The kicked phone's code and cookie are
+    """A re-bind rotates the seat's code. The kicked phone's code and cookie are
     dead for good (it used to claim the seat back within 200 ms); the new code is the one the
     kiosk shows."""
     table = await set_up_game(NAMES)

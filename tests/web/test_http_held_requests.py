@@ -1,4 +1,4 @@
-"""Issue 9: a command is authorised once its whole body has arrived, against the seat's claim
+"""A command is authorised once its whole body has arrived, against the seat's claim
 and the game as they stand then. A phone that lost its seat (or one of the previous game)
 used to hold a request open and act for the seat afterwards: it was checked on arrival of
 the headers, and the body, sent later, was played for the seat."""

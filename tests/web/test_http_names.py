@@ -1,4 +1,4 @@
-"""Issue 9, names and text from people. Player names reach the kiosk's terminal: an escape
+"""Names and text from people. Player names reach the kiosk's terminal: an escape
 sequence in a name blanked the join screen, an OSC sequence retitled the terminal, and a lone
 surrogate made the new-game request answer 500 with the game in memory already replaced and
 every stream broken. What a person types is refused at the boundary with a typed error, and
