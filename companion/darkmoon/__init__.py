@@ -1,16 +1,16 @@
 """The Dark Moon rules: pure Python, standard library only, no IO, no clock, no global random."""
-# Imported for the steps and answers they register:
-from . import (complications, damage, dice, events, malfunction, reveal,  # noqa: F401
-               shadow, shadow_cards, threats, turn, votes)
 from .api import decide, evolve, play, replay, start, waiting_for
 from .corrections import HOST
 from .engine import Chance, Ctx, legal_options
 from .errors import (BadSetup, GameOver, IllegalOption, MalformedCommand, NotYourDecision,
                      ReplayMismatch, RulesError, StaleState, UnknownSeat, WrongDecision)
 from .position import Position, start_from
+from .rules import register_all
 from .setup import Setup
 from .state import Game
 from .views import public_view, seat_view, visible_facts
+
+register_all()  # every module's rules into the engine's registry, the expansion at its seams
 
 __all__ = [
     "BadSetup", "Chance", "Ctx", "Game", "GameOver", "HOST", "IllegalOption",

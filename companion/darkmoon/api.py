@@ -13,6 +13,7 @@ from .engine import Chance, Ctx, apply_command, parse_command
 from .errors import GameOver, MalformedCommand, ReplayMismatch, StaleState
 from .setup import Setup, build
 from .state import Game
+from .turn import action_options
 
 
 def start(setup: Setup | dict, rng: random.Random) -> list[dict]:
@@ -67,16 +68,11 @@ def play(g: Game, actor, command, ctx: Ctx) -> dict:
 def refresh_action_options(g: Game) -> None:
     """A correction can open or block actions already offered (an outpost token, a
     quarantine, the commander die leaving a seat with no other dice)."""
-    from .turn import INFECTED_OPTIONS, normal_action_options
     p = g.pending
     if p is not None and p.kind == "action":
         (seat,) = p.options
-        if g.seats[seat].revealed:
-            legal, blocked = INFECTED_OPTIONS(g, seat)
-        else:
-            legal, blocked = normal_action_options(g, seat, p.data["ordered"],
-                                                   p.data.get("exposed", False))
-        p.options[seat], p.blocked[seat] = legal, blocked
+        p.options[seat], p.blocked[seat] = action_options(g, seat, p.data["ordered"],
+                                                          p.data.get("exposed", False))
 
 
 def evolve(state: Game | None, events: list[dict]) -> Game:

@@ -3,17 +3,19 @@ from __future__ import annotations
 
 from .damage import ask_damage_kind, damage, short_of_a_loss, token_options
 from .data import DAMAGE_KINDS, FATIGUE, OUTPOST, SHIELD
-from .engine import Ctx, answer, ask, push, step
+from .engine import COMPLICATIONS, Ctx, Rules, ask, push
 from .state import Game
 from .votes import set_commander
+
+RULES = Rules()
 
 AGREE, REFUSE = ("agree",), ("refuse",)
 
 
-@step("complication")
+@RULES.step("complication")
 def complication(g: Game, ctx: Ctx, card: str) -> None:
     ctx.fact("complication", card=card)
-    STARTS[card.removesuffix("_outpost").removesuffix("_shield")](g, ctx, card)
+    COMPLICATIONS[card.removesuffix("_outpost").removesuffix("_shield")](g, ctx, card)
 
 
 def succeed(g: Game, ctx: Ctx) -> None:
@@ -29,6 +31,7 @@ def others(g: Game, seat: int) -> list[int]:
     return [s for s in g.players_in_game() if s != seat]
 
 
+@RULES.complication("acceptable_loss")
 def acceptable_loss(g: Game, ctx: Ctx, card: str) -> None:
     succeed(g, ctx)  # drawing the token is not optional, so the task always succeeds
     # A sixth token is never offered: an Infected active player would win with a card the
@@ -50,15 +53,18 @@ def ask_target(g: Game, ctx: Ctx, card: str, candidates: list[int], on_none,
         {"card": card})
 
 
+@RULES.complication("act_of_trust")
 def act_of_trust(g: Game, ctx: Ctx, card: str) -> None:
     refusal = OUTPOST if card == "act_of_trust_outpost" else SHIELD
     ask_target(g, ctx, card, others(g, g.active), lambda: fail(g, ctx, refusal))
 
 
+@RULES.complication("voluntary_blood_testing")
 def voluntary_blood_testing(g: Game, ctx: Ctx, card: str) -> None:
     ask_target(g, ctx, card, others(g, g.active), lambda: fail(g, ctx, OUTPOST))
 
 
+@RULES.complication("failure_to_lead")
 def failure_to_lead(g: Game, ctx: Ctx, card: str) -> None:
     # Anyone free and not revealed but the commander; nobody at all: the task succeeds
     # (facts §8 q2).
@@ -67,12 +73,13 @@ def failure_to_lead(g: Game, ctx: Ctx, card: str) -> None:
     ask_target(g, ctx, card, nominees, lambda: succeed(g, ctx), rule="nobody_to_lead")
 
 
+@RULES.complication("mandatory_quarantine")
 def mandatory_quarantine(g: Game, ctx: Ctx, card: str) -> None:
     push(g, ("ask_vote_target", {"seat": g.active, "purpose": card}),
          ("mandatory_quarantine_result", {}))
 
 
-@step("mandatory_quarantine_result")
+@RULES.step("mandatory_quarantine_result")
 def mandatory_quarantine_result(g: Game, ctx: Ctx) -> None:
     target = g.last_vote["target"]
     if g.seats[target].quarantined:
@@ -81,12 +88,13 @@ def mandatory_quarantine_result(g: Game, ctx: Ctx) -> None:
         fail(g, ctx, FATIGUE)
 
 
+@RULES.complication("strategic_compromise")
 def strategic_compromise(g: Game, ctx: Ctx, card: str) -> None:
     succeed(g, ctx)  # the draws are not optional, so the task always succeeds
     push(g, ("compromise_remove", {}), ("compromise_draw", {"left": 2, "shield": False}))
 
 
-@step("compromise_remove")
+@RULES.step("compromise_remove")
 def compromise_remove(g: Game, ctx: Ctx) -> None:
     options = token_options(g)
     if options:
@@ -95,7 +103,7 @@ def compromise_remove(g: Game, ctx: Ctx) -> None:
         ctx.fact("ruled", rule="nothing_to_remove", seat=g.active, card="strategic_compromise")
 
 
-@step("compromise_draw")
+@RULES.step("compromise_draw")
 def compromise_draw(g: Game, ctx: Ctx, left: int, shield: bool) -> None:
     if left == 0:
         if shield:  # one shield test after both tokens (facts §8 q3)
@@ -110,7 +118,7 @@ def compromise_draw(g: Game, ctx: Ctx, left: int, shield: bool) -> None:
         {"left": left, "shield": shield})
 
 
-@answer("compromise_kind")
+@RULES.answer("compromise_kind")
 def compromise_kind(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     kind = option[0]
     ctx.fact("damage_chosen", seat=seat, kind=kind, reason="strategic_compromise")
@@ -119,17 +127,7 @@ def compromise_kind(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> 
                                  "shield": data["shield"] or kind == SHIELD}))
 
 
-STARTS = {
-    "acceptable_loss": acceptable_loss,
-    "act_of_trust": act_of_trust,
-    "failure_to_lead": failure_to_lead,
-    "mandatory_quarantine": mandatory_quarantine,
-    "strategic_compromise": strategic_compromise,
-    "voluntary_blood_testing": voluntary_blood_testing,
-}
-
-
-@answer("choose_player")
+@RULES.answer("choose_player")
 def choose_player(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     card, target = data["card"], option[1]
     ctx.fact("player_chosen", seat=seat, target=target, card=card)
@@ -139,7 +137,7 @@ def choose_player(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> No
         auto=False)
 
 
-@answer("agree")
+@RULES.answer("agree")
 def agree(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     card, target, active = data["card"], data["target"], g.active
     ctx.fact("agreed" if option == AGREE else "refused", seat=seat, card=card)

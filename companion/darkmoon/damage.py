@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from .data import COMPANY_MAN, EXTRA_DAMAGE, FATIGUE, OUTPOST, SHIELD, TOKENS_TO_LOSE
 from .dice import any_die_face
-from .engine import Ctx, answer, ask, push, step
-from .state import Game, Outcome
+from .engine import Ctx, Rules, ask, push
+from .state import Game, Outcome, Side
+
+RULES = Rules()
 
 
 def count(g: Game, kind: str) -> int:
@@ -71,7 +73,7 @@ def extra_damage(g: Game, kind: str) -> int:
 
 def check_loss(g: Game, ctx: Ctx, kind: str) -> None:
     if count(g, kind) >= TOKENS_TO_LOSE:
-        end_game(g, ctx, "infected", kind)
+        end_game(g, ctx, Side.INFECTED, kind)
 
 
 def remove_token(g: Game, ctx: Ctx, kind: str, token: str | None = None) -> None:
@@ -102,10 +104,10 @@ def company_man_in_play(g: Game) -> bool:
     return any(s.status == COMPANY_MAN for s in g.seats)
 
 
-def end_game(g: Game, ctx: Ctx, winner: str, condition: str) -> None:
+def end_game(g: Game, ctx: Ctx, winner: Side, condition: str) -> None:
     if g.outcome is None:
-        g.outcome = Outcome(winner, condition)
-        ctx.fact("game_over", winner=winner, condition=condition)
+        g.outcome = Outcome(str(winner), condition)
+        ctx.fact("game_over", winner=g.outcome.winner, condition=condition)
 
 
 def shield_fails(tokens: int, face: int) -> bool:
@@ -121,7 +123,7 @@ def shield_fails(tokens: int, face: int) -> bool:
     return False  # 0 or 1 tokens: nothing to fail
 
 
-@step("shield_test")
+@RULES.step("shield_test")
 def shield_test(g: Game, ctx: Ctx) -> None:
     tokens = g.shield_tokens
     face = any_die_face(g, ctx, g.active) if tokens >= 2 else None
@@ -138,7 +140,7 @@ def ask_damage_kind(g: Game, ctx: Ctx, seat: int, kinds, reason: str, capped=Fal
     ask(g, ctx, "damage_kind", {seat: options}, {"reason": reason, "capped": capped})
 
 
-@answer("damage_kind")
+@RULES.answer("damage_kind")
 def damage_kind(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     if option == ("none",):
         ctx.fact("damage_declined", seat=seat, reason=data["reason"])

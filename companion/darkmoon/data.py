@@ -5,6 +5,7 @@ Each table follows ../shared/darkmoon-facts.md; a correction there is a one-line
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 # Dice faces (facts §1). Every colour has three -2, one -1 and two positive faces, which is
 # why a shield test's chance does not depend on the colour rolled.
@@ -73,23 +74,39 @@ FATIGUE_POOL = 6  # the expansion pads the pool to six with spare tokens (ESOG S
 # Characters whose own repair of an area returns a die from the pool (facts §4).
 REPAIR_RETRIEVERS = {"steve": SHIELD, "enver": OUTPOST, "michihiro": FATIGUE}
 
-# Status cards (RB setup chart). Three infected cards exist (facts rulings).
-UNINFECTED = "uninfected"
-INFECTED_CARDS = ("infected_shields", "infected_outpost", "infected_life_support")
-INFECTED_CLEARANCE = "infected_clearance"  # Shadow Corporation's fourth infected card
-# The Company Man module's status card: a third side, neither Infected nor Uninfected. Its
-# card joins the 4 base and 3 extra Uninfected cards; the Uninfected count is drawn from the
-# 8 (facts §8b.7).
-COMPANY_MAN = "company_man"
+class Status(StrEnum):
+    """The status cards (RB setup chart): each seat's secret, which the rules compare. Each
+    equals its id, the string the state, the log and the views hold (state.py)."""
+    UNINFECTED = "uninfected"
+    INFECTED_SHIELDS = "infected_shields"  # three infected cards exist (facts rulings)
+    INFECTED_OUTPOST = "infected_outpost"
+    INFECTED_LIFE_SUPPORT = "infected_life_support"
+    INFECTED_CLEARANCE = "infected_clearance"  # Shadow Corporation's fourth infected card
+    # The Company Man module's card: a third side, neither Infected nor Uninfected. It joins
+    # the 4 base and 3 extra Uninfected cards; the Uninfected count is drawn from the 8
+    # (facts §8b.7).
+    COMPANY_MAN = "company_man"
+
+
+UNINFECTED = Status.UNINFECTED
+INFECTED_CARDS = (Status.INFECTED_SHIELDS, Status.INFECTED_OUTPOST, Status.INFECTED_LIFE_SUPPORT)
+INFECTED_CLEARANCE = Status.INFECTED_CLEARANCE
+COMPANY_MAN = Status.COMPANY_MAN
 UNINFECTED_CARDS = 7
 STATUS_COUNTS = {3: (1, 2), 4: (1, 3), 5: (2, 3), 6: (2, 4), 7: (3, 4)}  # (infected, uninfected)
 TASK_DECK_FOR = {3: "silver", 4: "black", 5: "silver", 6: "black", 7: "silver"}
 BLACK_DECK_BONUS = 2  # a model of the black deck (facts §6c)
 
-MALFUNCTION, COMPLICATION = "malfunction", "complication"
-# Shadow Corporation's Evacuation Failure card: shuffled into the final event's task deck,
-# revealed by whoever draws it (facts §6c, §8b.5).
-RECALL = "recall"
+class TaskKind(StrEnum):
+    """The kinds of task card, which the turn compares as it draws and plays them."""
+    MALFUNCTION = "malfunction"
+    COMPLICATION = "complication"
+    # Shadow Corporation's Evacuation Failure card: shuffled into the final event's task
+    # deck, revealed by whoever draws it (facts §6c, §8b.5).
+    RECALL = "recall"
+
+
+MALFUNCTION, COMPLICATION, RECALL = TaskKind.MALFUNCTION, TaskKind.COMPLICATION, TaskKind.RECALL
 EVACUATION_FAILURE = "evacuation_failure"
 UNKNOWN = "unknown"  # the ????????? malfunction: the active player names the type
 
@@ -97,7 +114,7 @@ UNKNOWN = "unknown"  # the ????????? malfunction: the active player names the ty
 @dataclass(frozen=True, slots=True)
 class Task:
     id: str
-    kind: str
+    kind: TaskKind
     suspicious: bool
     type: str | None = None        # malfunctions: shield, outpost, fatigue or unknown
     difficulty: int = 0            # silver-deck value

@@ -4,8 +4,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from .data import COMMANDER, STRONG, WEAK
-from .engine import Ctx, answer, ask, step
+from .engine import Ctx, Rules, ask
 from .state import Game
+
+RULES = Rules()
 
 COLOURS = (STRONG, WEAK, COMMANDER)
 
@@ -34,7 +36,7 @@ def take_options(g: Game, seat: int, want: int, exact: bool) -> list[tuple]:
 COMMANDER_DIE_COMES_WITH = ("turn", "pass", "order", "restore_comm")
 
 
-@step("retrieve")
+@RULES.step("retrieve")
 def retrieve(g: Game, ctx: Ctx, seat: int, want: int, exact: bool, reason: str) -> None:
     """Take dice from the available pool, never past the die limit."""
     if reason in COMMANDER_DIE_COMES_WITH:
@@ -47,7 +49,7 @@ def retrieve(g: Game, ctx: Ctx, seat: int, want: int, exact: bool, reason: str) 
     ask(g, ctx, "take_dice", {seat: options}, {"reason": reason}, rule=rule)
 
 
-@answer("take_dice")
+@RULES.answer("take_dice")
 def take_dice(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     _, strong, weak = option
     move_to_seat(g, seat, STRONG, strong)
@@ -85,7 +87,7 @@ def discard_options(g: Game, seat: int, n: int, commander_die: bool) -> list[tup
             for w in [n - c - s] if s <= d[STRONG] and 0 <= w <= d[WEAK]]
 
 
-@step("discard_excess")
+@RULES.step("discard_excess")
 def discard_excess(g: Game, ctx: Ctx, seat: int) -> None:
     """A lowered die limit sends the excess dice to the pool, the owner choosing which."""
     excess = g.seats[seat].held - g.die_limit(seat)
@@ -94,7 +96,7 @@ def discard_excess(g: Game, ctx: Ctx, seat: int) -> None:
             {"reason": "die_limit"})
 
 
-@step("discard_dice")
+@RULES.step("discard_dice")
 def discard_dice(g: Game, ctx: Ctx, seat: int, count: int, reason: str) -> None:
     options = discard_options(g, seat, count, True)
     if options and options[0] != ("discard", 0, 0, 0):
@@ -103,7 +105,7 @@ def discard_dice(g: Game, ctx: Ctx, seat: int, count: int, reason: str) -> None:
         ctx.fact("ruled", rule="no_dice_to_discard", seat=seat)
 
 
-@answer("discard")
+@RULES.answer("discard")
 def discard(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     _, strong, weak, commander = option
     for colour, n in ((STRONG, strong), (WEAK, weak), (COMMANDER, commander)):

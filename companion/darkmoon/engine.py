@@ -15,19 +15,85 @@ from .errors import (GameOver, IllegalOption, MalformedCommand, NotYourDecision,
                      ReplayMismatch, StaleState, UnknownSeat, WrongDecision)
 from .state import Frame, Game, Pending
 
-def registrar(table: dict):
-    """A decorator factory filling `table` with functions by name."""
-    def named(name: str):
-        def register(fn):
-            table[name] = fn
-            return fn
-        return register
-    return named
 
-
+# The engine's own registry: every table the turn looks names up in. Modules add to it only
+# through `Rules.install`, which rules.register_all calls once for every module, in one place:
+# importing a module registers nothing.
 STEPS: dict[str, Callable] = {}    # step name -> fn(g, ctx, **args)
 ANSWERS: dict[str, Callable] = {}  # decision -> fn(g, ctx, seat, option, data)
-step, answer = registrar(STEPS), registrar(ANSWERS)
+ACTIONS: dict[str, Callable] = {}  # action name -> fn(g, ctx, seat, option, ordered)
+SUBMITTED: dict[str, Callable] = {}  # roll purpose -> fn(g, ctx, seat, faces, data)
+SETTLE: dict[str, Callable] = {}   # a kind of vote besides quarantine -> fn(g, ctx, target, result)
+POWERS: dict[str, Callable] = {}   # a status card whose power is no damage token -> fn(g, ctx, seat)
+COMPLICATIONS: dict[str, Callable] = {}  # complication (less _outpost/_shield) -> fn(g, ctx, card)
+
+# The base turn's seams: where the expansion and its modules act in a base turn, each hook
+# called in the order registered (rules.register_all). The base game never imports them.
+SEAMS = {
+    "turn_start": "fn(g, ctx): the active player token has moved; a new turn begins",
+    "action_options": "fn(g, seat, ordered, exposed, offer, legal): more actions to offer",
+    "recall_drawn": "fn(g, ctx, seat): a task card of kind RECALL was drawn",
+    "forced_vote_due": "fn(g, ctx, card) -> bool: after a task, True calls the evacuation vote",
+    "ballots_shown": "fn(g, ctx, data, shown): a vote's ballots are shown, before its result",
+    "faces_counted": "fn(g, faces) -> faces: the worth of dice submitted to a malfunction",
+    "malfunction_submitted": "fn(g, ctx, seat): a seat has submitted to a malfunction",
+    "final_completed": "fn(g, ctx): the final event is complete; ending the game wins it",
+    "public_view": "fn(g, view, over): sections the table sees besides the base game's",
+    "position_built": "fn(g, ctx, position): a described position's board is set",
+}
+HOOKS: dict[str, list[Callable]] = {seam: [] for seam in SEAMS}
+
+
+def on(seam: str, fn: Callable) -> None:
+    """Hook `fn` into one of the base turn's seams (once, however often registered)."""
+    if fn not in HOOKS[seam]:
+        HOOKS[seam].append(fn)
+
+
+class Rules:
+    """What one module adds to the engine's registry: its decorators note each function,
+    and `install` puts them in the engine's tables (rules.register_all, once)."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self):
+        self.entries: list[tuple[dict, str, Callable]] = []
+
+    def _into(self, table: dict, name: str):
+        def register(fn):
+            self.entries.append((table, name, fn))
+            return fn
+        return register
+
+    def step(self, name: str):
+        return self._into(STEPS, name)
+
+    def answer(self, decision: str):
+        return self._into(ANSWERS, decision)
+
+    def action(self, name: str):
+        return self._into(ACTIONS, name)
+
+    def on_submitted(self, purpose: str):
+        return self._into(SUBMITTED, purpose)
+
+    def event(self, card: str):
+        """An event card's effect: the step that runs when it completes."""
+        return self.step(f"event:{card}")
+
+    def settle(self, kind: str):
+        return self._into(SETTLE, kind)
+
+    def power(self, status: str):
+        return self._into(POWERS, status)
+
+    def complication(self, card: str):
+        return self._into(COMPLICATIONS, card)
+
+    def install(self) -> None:
+        for table, name, fn in self.entries:
+            if table.setdefault(name, fn) is not fn:
+                raise AssertionError(f"two rules registered under the name {name!r}")
 
 
 class Chance:

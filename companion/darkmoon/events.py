@@ -7,9 +7,11 @@ from .data import (CHARACTERS, COMPLICATION, DAMAGE_KINDS, EVAC_SHIP, EVACUATION
                    SHIELD,
                    SYSTEM_REBOOT_DRAWS, SYSTEM_REBOOT_MAX_OF_A_KIND, TASKS, TOKENS_TO_LOSE)
 from .dice import discard_all
-from .engine import Ctx, answer, ask, push, step
-from .state import Game
+from .engine import HOOKS, Ctx, Rules, ask, push
+from .state import Game, Side
 from .votes import quarantine, release, set_commander
+
+RULES = Rules()
 
 
 def capped(g: Game) -> bool:
@@ -17,7 +19,7 @@ def capped(g: Game) -> bool:
     return not g.has("deadly_events")
 
 
-@step("add_event_cube")
+@RULES.step("add_event_cube")
 def add_event_cube(g: Game, ctx: Ctx) -> None:
     if g.final_active:
         g.final_cubes += 1
@@ -43,7 +45,7 @@ def cubes_needed(g: Game) -> int:
 def final_completed(g: Game, ctx: Ctx) -> None:
     # The Company Man is checked first (facts §8b.7): an amputated Infected and he alone wins.
     if company_man_in_play(g) and any(s.infected and s.amputated for s in g.seats):
-        end_game(g, ctx, "company_man", "company_man_amputee")
+        end_game(g, ctx, Side.COMPANY_MAN, "company_man_amputee")
         return
     if g.final_event == "protect_codes":
         # The commander shows their card: infected or fatigued loses it all (RB card notes).
@@ -52,14 +54,15 @@ def final_completed(g: Game, ctx: Ctx) -> None:
         ctx.fact("codes_checked", seat=commander, status=status,
                  fatigued=g.fatigued(commander))
         if g.seats[commander].infected or g.fatigued(commander):
-            end_game(g, ctx, "infected", "codes")
+            end_game(g, ctx, Side.INFECTED, "codes")
             return
-    from .threats import threats_missed  # then the threats (facts §8b.7)
-    if not threats_missed(g, ctx):
-        end_game(g, ctx, "uninfected", "final_event")
+    for hook in HOOKS["final_completed"]:  # then the threats (facts §8b.7)
+        hook(g, ctx)
+    if g.outcome is None:
+        end_game(g, ctx, Side.UNINFECTED, "final_event")
 
 
-@step("next_event")
+@RULES.step("next_event")
 def next_event(g: Game, ctx: Ctx, completed: str) -> None:
     g.completed_events.append(completed)
     g.event, g.event_cubes = None, 0
@@ -72,7 +75,7 @@ def next_event(g: Game, ctx: Ctx, completed: str) -> None:
         push(g, ("draw_events", {"reason": "next_event"}))
 
 
-@step("draw_events")
+@RULES.step("draw_events")
 def draw_events(g: Game, ctx: Ctx, reason: str = "setup") -> None:
     """The commander draws two and places one. The other goes to the bottom of the deck at
     setup (RB Setup step 15) but is discarded face down in play (RB Turn step 7); either way
@@ -83,7 +86,7 @@ def draw_events(g: Game, ctx: Ctx, reason: str = "setup") -> None:
         {"reason": reason})
 
 
-@answer("event")
+@RULES.answer("event")
 def choose_event(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     card = option[1]
     other = next(c for c in g.event_drawn if c != card)
@@ -128,18 +131,14 @@ def malfunctions_only(g: Game, ctx: Ctx) -> None:
     ctx.fact("task_deck_rebuilt", size=len(g.task_deck))
 
 
-def event(name: str):
-    return step(f"event:{name}")
-
-
-@event("blood_testing")
+@RULES.event("blood_testing")
 def blood_testing(g: Game, ctx: Ctx) -> None:
     # No vote: the commander quarantines or releases one player (RB card notes).
     options = [("player", s) for s in g.players_in_game()]
     ask(g, ctx, "blood_testing", {g.commander: options}, {})
 
 
-@answer("blood_testing")
+@RULES.answer("blood_testing")
 def blood_tested(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     target = option[1]
     if g.seats[target].quarantined:
@@ -148,25 +147,25 @@ def blood_tested(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> Non
         quarantine(g, ctx, target, seat)
 
 
-@event("divert_power")
+@RULES.event("divert_power")
 def divert_power(g: Game, ctx: Ctx) -> None:
     damage(g, ctx, SHIELD, 2, capped=capped(g))
 
 
-@event("food_rationing")
-@event("jerry_rig_shields")
-@event("repair_tools")
-@event("recovery")
+@RULES.event("food_rationing")
+@RULES.event("jerry_rig_shields")
+@RULES.event("repair_tools")
+@RULES.event("recovery")
 def during_only(g: Game, ctx: Ctx) -> None:
     """These act while they are the current event (or at its start), not on completion."""
 
 
-@event("lockdown")
+@RULES.event("lockdown")
 def lockdown(g: Game, ctx: Ctx) -> None:
     damage(g, ctx, OUTPOST, 2, capped=capped(g))
 
 
-@event("pass_command")
+@RULES.event("pass_command")
 def pass_command(g: Game, ctx: Ctx) -> None:
     heirs = [("player", s) for s in g.players_in_game()
              if s != g.commander and not g.seats[s].quarantined]
@@ -176,19 +175,19 @@ def pass_command(g: Game, ctx: Ctx) -> None:
         ctx.fact("ruled", rule="command_cannot_pass", seat=g.commander)
 
 
-@answer("pass_command")
+@RULES.answer("pass_command")
 def command_passed(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     set_commander(g, ctx, option[1])
 
 
-@event("reboot_shields")
+@RULES.event("reboot_shields")
 def reboot_shields(g: Game, ctx: Ctx) -> None:
     n = 2 if g.shield_tokens == 0 else 1
     damage(g, ctx, SHIELD, n, capped=capped(g), test=False)
     push(g, *[("shield_test", {})] * 3)
 
 
-@step("recovery")
+@RULES.step("recovery")
 def recovery(g: Game, ctx: Ctx) -> None:
     # Not capped: the cap is for Events when *completed* (RB Complete the Event), and
     # Recovery draws when it is placed, so its sixth fatigue token ends the game (facts §6a).
@@ -200,12 +199,12 @@ def recovery(g: Game, ctx: Ctx) -> None:
             discard_all(g, ctx, seat, "recovery")
 
 
-@event("rescue_crewman")
+@RULES.event("rescue_crewman")
 def rescue_crewman(g: Game, ctx: Ctx) -> None:
     damage(g, ctx, FATIGUE, 2, capped=capped(g))
 
 
-@event("restore_comm")
+@RULES.event("restore_comm")
 def restore_comm(g: Game, ctx: Ctx) -> None:
     """Everyone from the active player may take dice, as many as they choose up to their
     limit; the Command token does not matter and revealed Infected take none (RB card
@@ -219,7 +218,7 @@ def restore_comm(g: Game, ctx: Ctx) -> None:
     push(g, *steps)
 
 
-@step("restore_comm_seat")
+@RULES.step("restore_comm_seat")
 def restore_comm_seat(g: Game, ctx: Ctx, seat: int) -> None:
     # The room is counted when this seat's turn to take comes, after the seats before it.
     need = g.die_limit(seat) - g.seats[seat].held
@@ -227,13 +226,13 @@ def restore_comm_seat(g: Game, ctx: Ctx, seat: int) -> None:
                           "reason": "restore_comm"}))
 
 
-@event("resupply")
+@RULES.event("resupply")
 def resupply(g: Game, ctx: Ctx) -> None:
     options = [(k,) for k in DAMAGE_KINDS if count(g, k)] + [("none",)]
     ask(g, ctx, "resupply", {g.commander: options}, {})
 
 
-@answer("resupply")
+@RULES.answer("resupply")
 def resupplied(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     kind = option[0]
     ctx.fact("resupply", seat=seat, kind=kind)
@@ -246,7 +245,7 @@ def resupplied(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
             remove_token(g, ctx, kind, token)
 
 
-@event("salvage_parts")
+@RULES.event("salvage_parts")
 def salvage_parts(g: Game, ctx: Ctx) -> None:
     """Return every outpost and fatigue token and draw the same numbers again."""
     outposts, fatigues = len(g.outpost_board), len(g.fatigue_board)
@@ -262,19 +261,19 @@ def salvage_parts(g: Game, ctx: Ctx) -> None:
             place_one(g, ctx, kind)
 
 
-@event("system_crash")
+@RULES.event("system_crash")
 def system_crash(g: Game, ctx: Ctx) -> None:
     for kind in (OUTPOST, FATIGUE, SHIELD):
         damage(g, ctx, kind, 1, capped=capped(g), test=False)
     push(g, ("shield_test", {}))
 
 
-@event("system_reboot")
+@RULES.event("system_reboot")
 def system_reboot(g: Game, ctx: Ctx) -> None:
     push(g, ("system_reboot_draw", {"drawn": {}}))
 
 
-@step("system_reboot_draw")
+@RULES.step("system_reboot_draw")
 def system_reboot_draw(g: Game, ctx: Ctx, drawn: dict) -> None:
     """Five tokens, at most three of a kind, none that would end the game (RB card notes)."""
     if sum(drawn.values()) >= SYSTEM_REBOOT_DRAWS:
@@ -292,7 +291,7 @@ def system_reboot_draw(g: Game, ctx: Ctx, drawn: dict) -> None:
     ask(g, ctx, "system_reboot", {g.commander: options}, {"drawn": drawn})
 
 
-@answer("system_reboot")
+@RULES.answer("system_reboot")
 def system_reboot_token(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     kind = option[0]
     drawn = dict(data["drawn"])
@@ -302,7 +301,7 @@ def system_reboot_token(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict)
     push(g, ("system_reboot_draw", {"drawn": drawn}))
 
 
-@event("tactical_prep")
+@RULES.event("tactical_prep")
 def tactical_prep(g: Game, ctx: Ctx) -> None:
     g.final_cubes += 1
     ctx.fact("event_cube", card=g.final_event, cubes=g.final_cubes, final=True)

@@ -2,19 +2,19 @@
 from __future__ import annotations
 
 from .data import (BLACK_DECK_BONUS, BLACKOUT_DIFFICULTY, FATIGUE, OUTPOST,
-                   SHADOW_CORPORATION, SHIELD, TASKS, THREATS_MODULE, UNKNOWN)
+                   SHADOW_CORPORATION, SHIELD, TASKS, UNKNOWN)
 from .damage import damage, remove_token, token_options
 from .dice import roll_all, spent_to_pool
-from .engine import Ctx, answer, ask, push, step
-from .shadow import counted
-from .threats import after_submission
+from .engine import HOOKS, Ctx, Rules, ask, push
 from .state import Game
-from .turn import ask_submit, on_submitted
+from .turn import ask_submit
+
+RULES = Rules()
 
 PASS_DICE, JON_EXTRA = 2, 1
 
 
-@step("malfunction")
+@RULES.step("malfunction")
 def malfunction(g: Game, ctx: Ctx, card: str) -> None:
     t, task = TASKS[card], g.task
     task.difficulty = (t.difficulty + (BLACK_DECK_BONUS if g.deck_colour == "black" else 0)
@@ -36,18 +36,18 @@ def malfunction(g: Game, ctx: Ctx, card: str) -> None:
     push(g, *steps)
 
 
-@step("name_type")
+@RULES.step("name_type")
 def name_type(g: Game, ctx: Ctx) -> None:
     ask(g, ctx, "malfunction_type", {g.active: [(SHIELD,), (OUTPOST,), (FATIGUE,)]}, {})
 
 
-@answer("malfunction_type")
+@RULES.answer("malfunction_type")
 def malfunction_type(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     g.task.type = option[0]
     ctx.fact("malfunction_type", seat=seat, type=option[0])
 
 
-@step("participation")
+@RULES.step("participation")
 def participation(g: Game, ctx: Ctx, i: int) -> None:
     task = g.task
     if i == len(task.order):
@@ -68,7 +68,7 @@ def pass_allowance(g: Game, seat: int) -> int:
     return allowance - (1 if "command" in g.outpost_board else 0)
 
 
-@answer("participation")
+@RULES.answer("participation")
 def choose_participation(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     g.task.participation[seat] = option[0]
     ctx.fact("participation", seat=seat, choice=option[0])
@@ -84,7 +84,7 @@ def submits_one_die(g: Game, seat: int) -> bool:
     return g.fatigued(seat) or (g.seats[seat].revealed and g.has("fatigued_infected"))
 
 
-@step("malfunction_roll")
+@RULES.step("malfunction_roll")
 def malfunction_roll(g: Game, ctx: Ctx, j: int) -> None:
     task = g.task
     rollers = [s for s in task.order if task.participation.get(s) == "in"]
@@ -98,12 +98,15 @@ def malfunction_roll(g: Game, ctx: Ctx, j: int) -> None:
                               "most": 1 if one else 99, "ability": seat == g.active})
 
 
-@on_submitted("malfunction")
+@RULES.on_submitted("malfunction")
 def malfunction_submitted(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
     task = g.task
-    task.success_total += sum(counted(g, f) for f in faces)
-    if g.has(THREATS_MODULE):
-        after_submission(g, ctx, seat)  # Act Recklessly: every die into this malfunction
+    worth = faces
+    for hook in HOOKS["faces_counted"]:  # Shadow Corporation's Corporate Bribery
+        worth = hook(g, worth)
+    task.success_total += sum(worth)
+    for hook in HOOKS["malfunction_submitted"]:  # the Threats' Act Recklessly
+        hook(g, ctx, seat)
     task.submitted.extend((seat, f) for f in faces)
     ctx.fact("success_track", total=task.success_total, difficulty=task.difficulty)
     if submits_one_die(g, seat) or not g.seats[seat].all_dice:
@@ -117,7 +120,7 @@ def malfunction_submitted(g: Game, ctx: Ctx, seat: int, faces: list, data: dict)
         ask(g, ctx, "continue", {seat: [("roll_again",), ("stop",)]}, data, auto=False)
 
 
-@answer("continue")
+@RULES.answer("continue")
 def continue_rolling(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     if option == ("stop",):
         ctx.fact("stopped_rolling", seat=seat)
@@ -127,7 +130,7 @@ def continue_rolling(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) ->
         ask_submit(g, ctx, seat, data)
 
 
-@step("malfunction_result")
+@RULES.step("malfunction_result")
 def malfunction_result(g: Game, ctx: Ctx) -> None:
     task = g.task
     task.success = task.success_total >= task.difficulty
@@ -145,7 +148,7 @@ def malfunction_result(g: Game, ctx: Ctx) -> None:
             ctx.fact("ruled", rule="no_bonus_token", seat=g.active)
 
 
-@answer("bonus")
+@RULES.answer("bonus")
 def success_bonus(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     if option != ("skip",):
         remove_token(g, ctx, *option)

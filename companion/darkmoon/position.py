@@ -23,13 +23,12 @@ from .data import (AREAS, BASE_DIE_LIMIT, CHARACTERS, CLEARANCE_SEATS, COMMANDER
                    SHADOW_CORPORATION, STATUS_COUNTS, STRONG, SUSPICION_START,
                    SUSPICION_VOTE, TASK_DECK_FOR, TASKS, THREAT_CARDS, THREATS_MODULE,
                    TOKENS_TO_LOSE, UNINFECTED, WEAK, WILD_TOKENS, available)
-from .engine import Chance, Ctx, push, run
+from .engine import HOOKS, Chance, Ctx, push, run
 from .errors import BadSetup
 from .setup import (Setup, deal_characters, deal_statuses, event_cards, fatigue_pool,
                     outpost_tokens, status_cards)
 from .setup import task_cards as dealt_task_cards
 from .state import Game, Seat
-from .threats import deal_threats
 
 SEAT_FIELDS = {"name", "character", "status", "dice", "die_tokens", "quarantined", "revealed"}
 # Shadow Corporation's seat fields: the amputation token, the Threats module's card (private,
@@ -529,16 +528,8 @@ def build_position(p: Position, ctx: Ctx) -> Game:
     rest = [e for e in event_cards(p.variants) if e not in placed and e not in p.event_deck]
     g.event_deck = chance.shuffle(rest) + list(reversed(p.event_deck))
     announce(g, ctx, characters)
-    if THREATS_MODULE in p.variants and p.refuelled:
-        # Dealt when the refuelling card was discarded: the position's cards, or at random
-        # to every player not revealed, as in play (threats.py).
-        if any(s.threat for s in p.seats):
-            for i, s in enumerate(p.seats):
-                if s.threat:
-                    g.threats[i] = s.threat
-                    ctx.fact("threat_dealt", to=[i], seat=i, threat=s.threat)
-        else:
-            deal_threats(g, ctx)
+    for hook in HOOKS["position_built"]:  # the Threats module's cards, once refuelled
+        hook(g, ctx, p)
     draw = []
     if g.event is None and not g.final_active:  # the commander places an event first
         # In play the other card is discarded face down; only at setup it goes to the bottom.

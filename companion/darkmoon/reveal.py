@@ -3,25 +3,27 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from . import turn
 from .damage import ask_damage_kind, damage, extra_damage, pile_of, place_one, place_token
-from .data import AREAS, DAMAGE_KINDS, FATIGUE, OUTPOST, SHIELD, STRONG, WEAK
+from .data import DAMAGE_KINDS, FATIGUE, OUTPOST, SHIELD, STRONG, WEAK
 from .dice import any_die_face, roll_all
-from .engine import Ctx, answer, ask, push, step
+from .engine import POWERS, Ctx, Rules, ask, push
+from .events import malfunctions_only
 from .state import Game
-from .turn import action, ask_submit, draw_task, on_submitted
+from .turn import ask_submit, draw_task
 from .votes import first_left, set_commander, unclear
+
+RULES = Rules()
 
 POWER_KIND = {"infected_shields": SHIELD, "infected_outpost": OUTPOST,
               "infected_life_support": FATIGUE}
 
 
-@action("reveal")
+@RULES.action("reveal")
 def reveal_action(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
     push(g, ("reveal", {"seat": seat}))
 
 
-@step("reveal")
+@RULES.step("reveal")
 def reveal(g: Game, ctx: Ctx, seat: int) -> None:
     s = g.seats[seat]
     quarantined = s.quarantined
@@ -45,14 +47,10 @@ def reveal(g: Game, ctx: Ctx, seat: int) -> None:
     push(g, *steps)
 
 
-# Powers other than a damage token's: status card -> fn(g, ctx, seat) (shadow_cards.py).
-POWERS: dict = {}
-
-
-@step("infection_power")
+@RULES.step("infection_power")
 def infection_power(g: Game, ctx: Ctx, seat: int) -> None:
     status = g.seats[seat].status
-    if status in POWERS:
+    if status in POWERS:  # a power other than a damage token's (shadow_cards.py)
         ctx.fact("infection_power", seat=seat, kind=status)
         POWERS[status](g, ctx, seat)
         return
@@ -70,7 +68,7 @@ def infection_power(g: Game, ctx: Ctx, seat: int) -> None:
     ask(g, ctx, "power_token", {seat: [(kind, t) for t in drawn]}, {})
 
 
-@answer("power_token")
+@RULES.answer("power_token")
 def power_token(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     kind, token = option
     place_token(g, ctx, kind, token)
@@ -79,7 +77,7 @@ def power_token(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None
             place_one(g, ctx, kind)
 
 
-@step("second_power_roll")
+@RULES.step("second_power_roll")
 def second_power_roll(g: Game, ctx: Ctx, seat: int) -> None:
     face = any_die_face(g, ctx, seat)
     ctx.fact("power_roll", seat=seat, face=face)
@@ -88,13 +86,13 @@ def second_power_roll(g: Game, ctx: Ctx, seat: int) -> None:
         ask(g, ctx, "second_power", {seat: [("use",), ("skip",)]}, {})
 
 
-@answer("second_power")
+@RULES.answer("second_power")
 def second_power(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     if option == ("use",):
         push(g, ("infection_power", {"seat": seat}))
 
 
-@step("reveal_discards")
+@RULES.step("reveal_discards")
 def reveal_discards(g: Game, ctx: Ctx, seat: int) -> None:
     s = g.seats[seat]
     s.quarantined, s.die_tokens = False, 0
@@ -108,31 +106,16 @@ def reveal_discards(g: Game, ctx: Ctx, seat: int) -> None:
         ctx.fact("all_infected_revealed")
         g.suspicion = None  # the suspicion cube leaves the game (RB)
         if g.has("no_more_complications"):
-            from .events import malfunctions_only
             malfunctions_only(g, ctx)
 
 
-# --- the revealed player's actions ---
-
-INFECTED_ACTIONS = ["interference", "energy_spike", "sabotage", "test_commander", "demoralize"]
-
-
-def infected_options(g: Game, seat: int):
-    options = [("interference",), ("energy_spike",)]
-    options += [("sabotage", a) for a in AREAS if a != g.sabotage]
-    options += [("test_commander",), ("demoralize",)]
-    if g.has("costly_actions") and not g.seats[seat].all_dice:
-        return [("pass",)], [(o, "costly_actions_no_die") for o in options]
-    return options + [("pass",)], []
-
-
-turn.INFECTED_OPTIONS = infected_options
+# --- the revealed player's actions (offered by turn.infected_options) ---
 
 
 def infected_action(name: str):
     """Register an infected action; Costly Actions first takes a die as its price."""
     def register(fn):
-        step(name)(fn)
+        RULES.step(name)(fn)
 
         def start(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
             steps = [(name, {"seat": seat, "option": list(option)})]
@@ -140,7 +123,7 @@ def infected_action(name: str):
                 steps.insert(0, ("discard_dice", {"seat": seat, "count": 1,
                                                   "reason": "costly_action"}))
             push(g, *steps)
-        action(name)(start)
+        RULES.action(name)(start)
         return fn
     return register
 
@@ -155,7 +138,7 @@ def interference(g: Game, ctx: Ctx, seat: int, option: list) -> None:
     ask(g, ctx, "interference", {seat: options}, {"drawn": drawn})
 
 
-@answer("interference")
+@RULES.answer("interference")
 def arrange_tasks(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     kept = list(option[1:])  # kept[0] goes on top
     dropped = [c for c in data["drawn"] if c not in kept]
@@ -192,7 +175,7 @@ def test_commander(g: Game, ctx: Ctx, seat: int, option: list) -> None:
                                    "least": 1, "most": 1, "ability": False})
 
 
-@on_submitted("test_commander")
+@RULES.on_submitted("test_commander")
 def commander_tested(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
     success = faces[0] > 0
     ctx.fact("commander_tested", seat=seat, success=success)

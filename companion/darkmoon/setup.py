@@ -171,7 +171,7 @@ def deal_statuses(n: int, variants, chance) -> list:
         chosen += chance.shuffle([UNINFECTED] * UNINFECTED_CARDS + [COMPANY_MAN])[:uninfected]
     else:
         chosen += [UNINFECTED] * uninfected
-    return chance.shuffle(chosen)
+    return [str(status) for status in chance.shuffle(chosen)]  # the state holds strings
 
 
 def status_cards(variants) -> tuple:

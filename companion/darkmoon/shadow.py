@@ -10,11 +10,12 @@ from .data import (CLEARANCE_SEATS, CORPORATION, CORPORATION_ROLL, EVAC_SHIP,
                    EVACUATION_START, EVACUATION_VOTE, RAID_ROLL, RAID_SUBMIT,
                    SHADOW_CORPORATION, SERENE_ROLL, TASKS, THREATS_MODULE)
 from .dice import submit_options
-from .engine import Ctx, answer, ask, push, step
-from .state import Game
+from .engine import ACTIONS, Ctx, Rules, ask, push
+from .state import Game, Side
 from .threats import deal_threats
-from .turn import ACTIONS, action
-from .votes import SETTLE, unclear
+from .votes import unclear
+
+RULES = Rules()
 
 # --- corporation dice (ESOG Choose a task card; facts §1, §8b.1) ---
 
@@ -29,7 +30,7 @@ def corporation_dice(g: Game) -> tuple[int, int]:
     return (SERENE_ROLL if g.ability(g.active, "serene") else CORPORATION_ROLL), 1
 
 
-@step("corporation_roll")
+@RULES.step("corporation_roll")
 def corporation_roll(g: Game, ctx: Ctx) -> None:
     rolled, submitted = corporation_dice(g)
     if not rolled:
@@ -58,7 +59,14 @@ def counted(g: Game, face: int) -> int:
     return -2 if face == -1 and g.current_event_is("corporate_bribery") else face
 
 
-@answer("corporation")
+def bribed(g: Game, faces: list) -> list:
+    """The worth of the dice submitted to a malfunction (the base game counts their faces)."""
+    if g.current_event_is("corporate_bribery"):
+        return [counted(g, f) for f in faces]
+    return faces
+
+
+@RULES.answer("corporation")
 def corporation_submitted(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     if option == ("reroll",):
         g.luba_reroll_used = True
@@ -112,9 +120,12 @@ def takeoff_reason(g: Game) -> str | None:
     return None
 
 
-def shadow_action_options(g: Game, seat: int, offer) -> None:
+def shadow_action_options(g: Game, seat: int, ordered: bool, exposed: bool, offer,
+                          legal) -> None:
     """The three new kinds of CALL A VOTE (facts §8b.4): Research Lab blocks them all, the
     Evac Ship token clearance and take-off."""
+    if not g.has(SHADOW_CORPORATION):
+        return
     for target in amputation_targets(g, seat):
         offer(("amputate", target), "vote")
     if not g.evacuating():
@@ -125,17 +136,17 @@ def shadow_action_options(g: Game, seat: int, offer) -> None:
     offer(("takeoff",), "vote", ship or takeoff_reason(g))
 
 
-@action("amputate")
+@RULES.action("amputate")
 def call_amputation(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
     push(g, ("vote", {"target": option[1], "caller": seat, "kind": "amputation"}))
 
 
-@action("clearance")
+@RULES.action("clearance")
 def call_clearance(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
     push(g, ("vote", {"target": option[1], "caller": seat, "kind": "clearance"}))
 
 
-@action("takeoff")
+@RULES.action("takeoff")
 def call_takeoff(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
     push(g, ("vote", {"target": None, "caller": seat, "kind": "takeoff"}))
 
@@ -164,11 +175,13 @@ def clear(g: Game, ctx: Ctx, seat: int, reason: str) -> None:
         ctx.fact("cleared", seat=seat, reason=reason)
 
 
+@RULES.settle("amputation")
 def settle_amputation(g: Game, ctx: Ctx, target: int, result: str) -> None:
     if result == "amputate":
         amputate(g, ctx, target, "vote")
 
 
+@RULES.settle("clearance")
 def settle_clearance(g: Game, ctx: Ctx, target: int, result: str) -> None:
     if result == "clear":
         if target not in g.clearances and board_full(g):
@@ -179,13 +192,10 @@ def settle_clearance(g: Game, ctx: Ctx, target: int, result: str) -> None:
         unclear(g, ctx, target, "vote")
 
 
+@RULES.settle("takeoff")
 def settle_takeoff(g: Game, ctx: Ctx, target: None, result: str) -> None:
     if result == "take_off":
         take_off(g, ctx)
-
-
-SETTLE.update(amputation=settle_amputation, clearance=settle_clearance,
-              takeoff=settle_takeoff)
 
 
 def take_off(g: Game, ctx: Ctx) -> None:
@@ -197,11 +207,11 @@ def take_off(g: Game, ctx: Ctx) -> None:
     infected = sum(g.seats[s].infected for s in aboard)
     if infected == 1 and company_man_in_play(g):
         # "If a single infected player was on the ship, the company man is the sole winner"
-        end_game(g, ctx, "company_man", "company_man_aboard")
+        end_game(g, ctx, Side.COMPANY_MAN, "company_man_aboard")
     elif infected:
-        end_game(g, ctx, "infected", "infected_aboard")
+        end_game(g, ctx, Side.INFECTED, "infected_aboard")
     else:
-        end_game(g, ctx, "uninfected", "evacuated")
+        end_game(g, ctx, Side.UNINFECTED, "evacuated")
 
 
 # --- the evacuation track and the refuelling card ---
@@ -209,7 +219,7 @@ def take_off(g: Game, ctx: Ctx) -> None:
 def refuel(g: Game, ctx: Ctx) -> None:
     """The active player token is back with the start player: the first full round is over
     and the ship may take off (ESOG Refueling)."""
-    if g.turn != g.players + 1:
+    if g.turn != g.players + 1 or not g.has(SHADOW_CORPORATION):
         return
     if g.evacuating() and not g.refuelled:
         g.refuelled = True
@@ -230,7 +240,7 @@ def advance_evacuation(g: Game, ctx: Ctx, card: str) -> bool:
     return g.evacuation >= EVACUATION_VOTE
 
 
-@step("forced_evacuation_vote")
+@RULES.step("forced_evacuation_vote")
 def forced_evacuation_vote(g: Game, ctx: Ctx, seat: int) -> None:
     """The active player must call a clearance vote, or a take-off vote if the ship is
     ready (ESOG Forced clearance and take off votes). Neither possible: skipped, said so."""
@@ -244,20 +254,20 @@ def forced_evacuation_vote(g: Game, ctx: Ctx, seat: int) -> None:
     ask(g, ctx, "evacuation_vote", {seat: options}, {})
 
 
-@answer("evacuation_vote")
+@RULES.answer("evacuation_vote")
 def evacuation_vote(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     # The options are the clearance and take-off actions' own: call them as the actions do.
     ACTIONS[option[0]](g, ctx, seat, option, False)
 
 
-@step("reset_evacuation")
+@RULES.step("reset_evacuation")
 def reset_evacuation(g: Game, ctx: Ctx) -> None:
     if g.evacuating():
         g.evacuation = EVACUATION_START
         ctx.fact("evacuation", position=g.evacuation)
 
 
-@answer("vote_order")
+@RULES.answer("vote_order")
 def vote_order(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     suspicion = [("ask_vote_target", {"seat": seat, "purpose": "suspicion"}),
                  ("reset_suspicion", {})]

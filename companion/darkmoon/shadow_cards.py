@@ -2,15 +2,14 @@
 infection power (facts §5, §6a-6c; their rulings in §8b)."""
 from __future__ import annotations
 
-from . import complications
 from .complications import fail, succeed
 from .data import FATIGUE, OUTPOST
-from .engine import Ctx, answer, ask, push, step
-from .events import event
-from .reveal import POWERS
+from .engine import Ctx, Rules, ask, push
 from .shadow import amputate, amputation_targets, board_full, clear, clearance_targets
 from .state import Game
 from .votes import unclear
+
+RULES = Rules()
 
 
 def eligible_for_clearance(g: Game) -> list[int]:
@@ -23,7 +22,7 @@ def eligible_for_clearance(g: Game) -> list[int]:
 
 # --- events ---
 
-@event("accelerated_evac")
+@RULES.event("accelerated_evac")
 def accelerated_evac(g: Game, ctx: Ctx) -> None:
     """The commander grants clearance to one eligible player."""
     options = [("player", s) for s in eligible_for_clearance(g)]
@@ -33,12 +32,12 @@ def accelerated_evac(g: Game, ctx: Ctx) -> None:
         ctx.fact("ruled", rule="nobody_to_clear", seat=g.commander)
 
 
-@answer("grant_clearance")
+@RULES.answer("grant_clearance")
 def grant_clearance(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     clear(g, ctx, option[1], data["card"])
 
 
-@event("accident")
+@RULES.event("accident")
 def accident(g: Game, ctx: Ctx) -> None:
     """The commander amputates a player who still has both arms."""
     options = [("player", s) for s in amputation_targets(g, None)]
@@ -48,22 +47,22 @@ def accident(g: Game, ctx: Ctx) -> None:
         ctx.fact("ruled", rule="nobody_to_amputate", seat=g.commander)
 
 
-@answer("accident")
+@RULES.answer("accident")
 def accident_victim(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     amputate(g, ctx, option[1], "accident")
 
 
-@event("electrical_fire")
+@RULES.event("electrical_fire")
 def electrical_fire(g: Game, ctx: Ctx) -> None:
     amputate(g, ctx, g.active, "electrical_fire")
 
 
-@step("explosion")
+@RULES.step("explosion")
 def explosion(g: Game, ctx: Ctx, seat: int) -> None:
     amputate(g, ctx, seat, "explosions")
 
 
-@event("evac_lottery")
+@RULES.event("evac_lottery")
 def evac_lottery(g: Game, ctx: Ctx) -> None:
     """Every clearance is removed, then as many are given again at random."""
     if not g.evacuating():
@@ -76,7 +75,7 @@ def evac_lottery(g: Game, ctx: Ctx) -> None:
         clear(g, ctx, seat, "evac_lottery")
 
 
-@event("hold_trials")
+@RULES.event("hold_trials")
 def hold_trials(g: Game, ctx: Ctx) -> None:
     push(g, ("trial", {"left": ["amputation", "quarantine", "clearance"]}))
 
@@ -84,7 +83,7 @@ def hold_trials(g: Game, ctx: Ctx) -> None:
 TRIAL_OPTION = {"amputation": "amputate", "quarantine": "vote", "clearance": "clearance"}
 
 
-@step("trial")
+@RULES.step("trial")
 def trial(g: Game, ctx: Ctx, left: list) -> None:
     """The commander holds an amputation, a quarantine and a clearance vote, in the order
     they choose; a vote with nobody to vote on is skipped."""
@@ -97,20 +96,20 @@ def trial(g: Game, ctx: Ctx, left: list) -> None:
         ctx.fact("ruled", rule="no_trial_left", seat=g.commander)
 
 
-@answer("trial")
+@RULES.answer("trial")
 def trial_chosen(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     kind = next(k for k, o in TRIAL_OPTION.items() if o == option[0])
     push(g, ("vote", {"target": option[1], "caller": seat, "kind": kind}),
          ("trial", {"left": [k for k in data["left"] if k != kind]}))
 
 
-@event("corporate_bribery")
-@event("corporate_raid")
-@event("electrical_storm")
-@event("vote_tampering")
-@event("risk_assessment")  # the next event's extra cube: events.next_event
-@event("explosions")
-@event("toxic_gas")  # at the final event's start: events.start_final
+@RULES.event("corporate_bribery")
+@RULES.event("corporate_raid")
+@RULES.event("electrical_storm")
+@RULES.event("vote_tampering")
+@RULES.event("risk_assessment")  # the next event's extra cube: events.next_event
+@RULES.event("explosions")
+@RULES.event("toxic_gas")  # at the final event's start: events.start_final
 def while_current(g: Game, ctx: Ctx) -> None:
     """These act while they are the current event, at its start or through the next one."""
 
@@ -123,6 +122,8 @@ def while_current(g: Game, ctx: Ctx) -> None:
 VOTED = {"cut_it_off": ("amputation", OUTPOST), "vote_for_clearance": ("clearance", FATIGUE)}
 
 
+@RULES.complication("cut_it_off")
+@RULES.complication("vote_for_clearance")
 def voted_complication(g: Game, ctx: Ctx, card: str) -> None:
     kind, penalty = VOTED[card]
     amputation = kind == "amputation"
@@ -138,7 +139,7 @@ def voted_complication(g: Game, ctx: Ctx, card: str) -> None:
     push(g, ("voted_complication_result", {"card": card}))
 
 
-@step("voted_complication_result")
+@RULES.step("voted_complication_result")
 def voted_complication_result(g: Game, ctx: Ctx, card: str) -> None:
     kind, penalty = VOTED[card]
     vote = g.last_vote
@@ -150,11 +151,9 @@ def voted_complication_result(g: Game, ctx: Ctx, card: str) -> None:
         fail(g, ctx, penalty)
 
 
-complications.STARTS.update(dict.fromkeys(VOTED, voted_complication))
-
-
 # --- the Clearance infection power (facts §5) ---
 
+@RULES.power("infected_clearance")
 def clearance_power(g: Game, ctx: Ctx, seat: int) -> None:
     """Grant clearance to one uncleared player not in quarantine, or revoke one; nothing
     once the ship has been recalled."""
@@ -166,12 +165,10 @@ def clearance_power(g: Game, ctx: Ctx, seat: int) -> None:
     ask(g, ctx, "clearance_power", {seat: options}, {})
 
 
-@answer("clearance_power")
+@RULES.answer("clearance_power")
 def clearance_power_used(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     if option[0] == "grant":
         clear(g, ctx, option[1], "infection_power")
     else:
         unclear(g, ctx, option[1], "infection_power")
 
-
-POWERS["infected_clearance"] = clearance_power

@@ -2,16 +2,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .data import (BASE_DIE_LIMIT, COMMANDER, COMPANY_MAN, DICE_IN_BOX, FATIGUE_TOKENS,
                    QUARANTINE_PENALTY, REVEALED_DIE_LIMIT, STRONG, UNINFECTED, WEAK)
+
+# The rules compare states and kinds as StrEnums (Status, TaskKind, Side), each equal to its
+# string. The state itself holds the plain strings a stored game's log holds (str() of a
+# member, where one enters the state), so a game played and the same game read back from its
+# log are the same state, type for type.
+
+
+class Side(StrEnum):
+    """Who wins a game: its Outcome's winner."""
+    UNINFECTED = "uninfected"
+    INFECTED = "infected"
+    COMPANY_MAN = "company_man"  # the Company Man module's third side
 
 
 @dataclass(slots=True)
 class Seat:
     name: str
     character: str | None
-    status: str
+    status: str  # a Status's string
     dice: dict = field(default_factory=lambda: {STRONG: 2, WEAK: 2, COMMANDER: 0})
     # The dice of the roll in progress, as (colour, face); they are among `dice`.
     rolled: list = field(default_factory=list)
@@ -80,7 +93,7 @@ class Pending:
 @dataclass(slots=True)
 class TaskInPlay:
     card: str
-    kind: str
+    kind: str  # a TaskKind's string
     type: str | None = None
     difficulty: int = 0
     consequence: int = 0
@@ -99,7 +112,7 @@ class TaskInPlay:
 
 @dataclass(slots=True)
 class Outcome:
-    winner: str          # "uninfected", "infected" or (a module's third side) "company_man"
+    winner: str  # a Side's string
     condition: str       # shield, outpost, fatigue, final_event, codes; evacuated, infected_aboard
 
     def clone(self) -> "Outcome":

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from .damage import end_game
 from .data import COMPANY_MAN, THREAT_CARDS, THREATS_MODULE, WEAK, WILD_TOKENS
-from .engine import Ctx, answer, ask, push, step
-from .state import Game
-from .turn import action
+from .engine import Ctx, Rules, ask, push
+from .state import Game, Side
+
+RULES = Rules()
 
 # The vote whose caller, voting RED as active player, meets a card's requirement.
 VOTE_THREATS = {"quarantine": "isolate_specimen", "amputation": "retrieve_sample"}
@@ -56,7 +57,7 @@ def after_submission(g: Game, ctx: Ctx, seat: int) -> None:
         push(g, ("threat_claim", {"seat": seat, "threat": "act_recklessly"}))
 
 
-@action("expose")
+@RULES.action("expose")
 def expose(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
     """Exposure: the active player shows their status card to another player, during their
     turn and besides their action, quarantined or not (facts §8b.10). It is offered with
@@ -75,13 +76,19 @@ def expose_options(g: Game, seat: int, ordered: bool) -> list:
     return [("expose", t) for t in g.players_in_game() if t != seat]
 
 
-@step("threat_claim")
+def exposure_offered(g: Game, seat: int, ordered: bool, exposed: bool, offer, legal) -> None:
+    """Offered with the action until shown once this turn: the action is still to come."""
+    if not exposed:
+        legal.extend(expose_options(g, seat, ordered))
+
+
+@RULES.step("threat_claim")
 def threat_claim(g: Game, ctx: Ctx, seat: int, threat: str) -> None:
     if g.outcome is None and may_claim(g, seat):
         ask(g, ctx, "threat_claim", {seat: [("claim",), ("pass",)]}, {"threat": threat})
 
 
-@answer("threat_claim")
+@RULES.answer("threat_claim")
 def threat_claimed(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     threat = data["threat"]
     if option == ("pass",):
@@ -108,5 +115,27 @@ def threats_missed(g: Game, ctx: Ctx) -> bool:
               and g.threat_tokens.get(seat, (None,))[0] != threat]
     if missed:
         ctx.fact("threats_missed", seats=missed)
-        end_game(g, ctx, "infected", "threat_missed")
+        end_game(g, ctx, Side.INFECTED, "threat_missed")
     return bool(missed)
+
+
+def threats_view(g: Game, view: dict, over: bool) -> None:
+    """The tokens are public; the cards are their holders' until the game is over."""
+    if g.has(THREATS_MODULE):
+        view["threats"] = {"tokens": {str(s): list(t) for s, t in g.threat_tokens.items()},
+                           "left": tokens_left(g), "dealt": bool(g.threats),
+                           "cards": ({str(s): c for s, c in g.threats.items()} if over
+                                     else None)}
+
+
+def position_threats(g: Game, ctx: Ctx, p) -> None:
+    """A described position past the refuelling card holds its threats: the position's
+    cards, or cards dealt at random to every player not revealed, as in play."""
+    if THREATS_MODULE in p.variants and p.refuelled:
+        if any(s.threat for s in p.seats):
+            for i, s in enumerate(p.seats):
+                if s.threat:
+                    g.threats[i] = s.threat
+                    ctx.fact("threat_dealt", to=[i], seat=i, threat=s.threat)
+        else:
+            deal_threats(g, ctx)

@@ -1,31 +1,24 @@
 """A turn: retrieve dice, one action, a task, then whatever the task sets off."""
 from __future__ import annotations
 
-from .data import (BLOCKED_BY, COMPLICATION, FATIGUE, OUTPOST, RECALL,
-                   REPAIR_RETRIEVERS, SHADOW_CORPORATION, SHIELD, SUSPICION_START,
-                   SUSPICION_VOTE, TASKS, WEAK)
+from .data import (AREAS, BLOCKED_BY, COMPLICATION, FATIGUE, OUTPOST, RECALL,
+                   REPAIR_RETRIEVERS, SHIELD, SUSPICION_START, SUSPICION_VOTE, TASKS, WEAK)
 from .damage import remove_token, token_options
 from .dice import roll, roll_choice_options, spent_to_pool, submit, submit_options
-from .engine import Ctx, answer, ask, push, registrar, step
+from .engine import ACTIONS, HOOKS, SUBMITTED, Ctx, Rules, ask, push
 from .state import Game, TaskInPlay
 
-ACTIONS: dict = {}          # action name -> handler(g, ctx, seat, option, ordered)
-SUBMITTED: dict = {}        # roll purpose -> handler(g, ctx, seat, faces, data)
-INFECTED_OPTIONS = None     # set by reveal.py: (g, seat) -> (legal, blocked)
+RULES = Rules()
 REPAIR_ACTION = {SHIELD: "repair_shield", FATIGUE: "repair_life_support",
                  OUTPOST: "repair_outpost"}
 
 
-action, on_submitted = registrar(ACTIONS), registrar(SUBMITTED)
-
-
-@step("turn_start")
+@RULES.step("turn_start")
 def turn_start(g: Game, ctx: Ctx, seat: int) -> None:
     g.active, g.turn, g.luba_reroll_used = seat, g.turn + 1, False
     ctx.fact("turn", seat=seat, turn=g.turn)
-    if g.has(SHADOW_CORPORATION):
-        from .shadow import refuel  # shadow.py registers actions here: imported when used
-        refuel(g, ctx)
+    for hook in HOOKS["turn_start"]:  # Shadow Corporation's refuelling
+        hook(g, ctx)
     need = g.die_limit(seat) - g.seats[seat].held
     push(g, ("retrieve", {"seat": seat, "want": max(0, need), "exact": True, "reason": "turn"}),
          ("action_phase", {"seat": seat, "ordered": False}),
@@ -51,12 +44,8 @@ def normal_action_options(g: Game, seat: int, ordered: bool, exposed: bool = Fal
         offer(("repair", area), REPAIR_ACTION[area], reason)
     for target in g.players_in_game():
         offer(("vote", target), "vote")
-    if g.has(SHADOW_CORPORATION):
-        from .shadow import shadow_action_options
-        from .threats import expose_options
-        shadow_action_options(g, seat, offer)
-        if not exposed:  # shown once this turn: the action is still to come
-            legal.extend(expose_options(g, seat, ordered))
+    for hook in HOOKS["action_options"]:  # Shadow Corporation's votes, the Threats' exposure
+        hook(g, seat, ordered, exposed, offer, legal)
     offer(("lone_wolf",), "lone_wolf", "quarantined" if s.quarantined
           else "needs_two_dice" if s.all_dice < 2 else None)
     for target in g.players_in_game():
@@ -68,14 +57,28 @@ def normal_action_options(g: Game, seat: int, ordered: bool, exposed: bool = Fal
     return legal, blocked
 
 
-@step("action_phase")
+def infected_options(g: Game, seat: int):
+    """A revealed Infected's five actions (reveal.py plays them), or pass."""
+    options = [("interference",), ("energy_spike",)]
+    options += [("sabotage", a) for a in AREAS if a != g.sabotage]
+    options += [("test_commander",), ("demoralize",)]
+    if g.has("costly_actions") and not g.seats[seat].all_dice:
+        return [("pass",)], [(o, "costly_actions_no_die") for o in options]
+    return options + [("pass",)], []
+
+
+def action_options(g: Game, seat: int, ordered: bool, exposed: bool = False):
+    """(legal, blocked): what the seat may do as its action now."""
+    if g.seats[seat].revealed:
+        return infected_options(g, seat)
+    return normal_action_options(g, seat, ordered, exposed)
+
+
+@RULES.step("action_phase")
 def action_phase(g: Game, ctx: Ctx, seat: int, ordered: bool, exposed: bool = False) -> None:
     """`exposed`: the active player has shown their status card this turn (Threats), which
     is not their action: they are asked for it again, without that option."""
-    if g.seats[seat].revealed:
-        legal, blocked = INFECTED_OPTIONS(g, seat)
-    else:
-        legal, blocked = normal_action_options(g, seat, ordered, exposed)
+    legal, blocked = action_options(g, seat, ordered, exposed)
     data = {"ordered": ordered, **({"exposed": True} if exposed else {})}
     # With actions blocked the action is asked even when "pass" is all that is left: an
     # Infected seat in the same place could still reveal, so passing for the seat would
@@ -83,7 +86,7 @@ def action_phase(g: Game, ctx: Ctx, seat: int, ordered: bool, exposed: bool = Fa
     ask(g, ctx, "action", {seat: legal}, data, blocked={seat: blocked})
 
 
-@answer("action")
+@RULES.answer("action")
 def choose_action(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     if option[0] == "expose":  # not an action (facts §8b.10): its own fact says what it did
         ACTIONS["expose"](g, ctx, seat, option, data["ordered"])
@@ -102,7 +105,7 @@ def ask_roll(g: Game, ctx: Ctx, seat: int, purpose: str, **data) -> None:
     ask(g, ctx, "roll_dice", {seat: options}, {"purpose": purpose, **data})
 
 
-@answer("roll_dice")
+@RULES.answer("roll_dice")
 def roll_dice(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     _, strong, weak, commander = option
     roll(g, ctx, seat, {"strong": strong, "weak": weak, "commander": commander})
@@ -122,7 +125,7 @@ def ask_submit(g: Game, ctx: Ctx, seat: int, data: dict) -> None:
     ask(g, ctx, "submit", {seat: options}, data, auto=False)
 
 
-@answer("submit")
+@RULES.answer("submit")
 def submit_dice(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     if option == ("reroll",):
         g.luba_reroll_used = True
@@ -139,13 +142,13 @@ def submit_dice(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None
 
 # --- the normal actions ---
 
-@action("repair")
+@RULES.action("repair")
 def repair(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
     ask_roll(g, ctx, seat, "repair", area=option[1], least=1, most=1,
              ability=not ordered and seat == g.active)
 
 
-@on_submitted("repair")
+@RULES.on_submitted("repair")
 def repaired(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
     area, success = data["area"], faces[0] > 0
     ctx.fact("repair", seat=seat, area=area, success=success)
@@ -166,7 +169,7 @@ def repaired(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
     push(g, *after)
 
 
-@step("remove_repaired")
+@RULES.step("remove_repaired")
 def remove_repaired(g: Game, ctx: Ctx, seat: int, area: str) -> None:
     if not token_options(g, (area,)):
         return  # a host correction emptied the area during the repair roll
@@ -176,26 +179,26 @@ def remove_repaired(g: Game, ctx: Ctx, seat: int, area: str) -> None:
         ask(g, ctx, "remove_token", {seat: token_options(g, (area,))}, {})
 
 
-@answer("remove_token")
+@RULES.answer("remove_token")
 def remove_chosen_token(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     remove_token(g, ctx, *option)
 
 
-@step("ask_order_of_effects")
+@RULES.step("ask_order_of_effects")
 def ask_order_of_effects(g: Game, ctx: Ctx, seat: int, area: str) -> None:
     # Facts §8 q5: the retrieval is mandatory and the player orders it against sabotage.
     ask(g, ctx, "order_of_effects", {seat: [("retrieve_first",), ("discard_first",)]},
         {"area": area})
 
 
-@answer("order_of_effects")
+@RULES.answer("order_of_effects")
 def order_of_effects(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     get = ("retrieve", {"seat": seat, "want": 1, "exact": True, "reason": "ability"})
     drop = ("sabotage_discard", {"seat": seat, "area": data["area"]})
     push(g, *((get, drop) if option == ("retrieve_first",) else (drop, get)))
 
 
-@step("sabotage_discard")
+@RULES.step("sabotage_discard")
 def sabotage_discard(g: Game, ctx: Ctx, seat: int, area: str) -> None:
     """Whoever repairs a sabotaged area discards two dice, or all they have (RB)."""
     g.sabotage = None
@@ -203,37 +206,37 @@ def sabotage_discard(g: Game, ctx: Ctx, seat: int, area: str) -> None:
     push(g, ("discard_dice", {"seat": seat, "count": 2, "reason": "sabotage"}))
 
 
-@step("spent_to_pool")
+@RULES.step("spent_to_pool")
 def spent_back(g: Game, ctx: Ctx) -> None:
     spent_to_pool(g)
 
 
-@action("lone_wolf")
+@RULES.action("lone_wolf")
 def lone_wolf(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
     ask_roll(g, ctx, seat, "lone_wolf", least=2, most=2,
              ability=not ordered and seat == g.active)
 
 
-@on_submitted("lone_wolf")
+@RULES.on_submitted("lone_wolf")
 def lone_wolf_result(g: Game, ctx: Ctx, seat: int, faces: list, data: dict) -> None:
     success = all(f > 0 for f in faces)
     ctx.fact("lone_wolf", seat=seat, success=success)
     push(g, *([("add_event_cube", {})] if success else []), ("spent_to_pool", {}))
 
 
-@action("vote")
+@RULES.action("vote")
 def call_vote(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
     push(g, ("vote", {"target": option[1], "caller": seat}))
 
 
-@action("order")
+@RULES.action("order")
 def issue_order(g: Game, ctx: Ctx, seat: int, option: tuple, ordered: bool) -> None:
     target = option[1]
     ask(g, ctx, "order_response", {target: [("retrieve",), ("actions",), ("decline",)]},
         {"by": seat})
 
 
-@answer("order_response")
+@RULES.answer("order_response")
 def order_response(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     ctx.fact("order_response", seat=seat, response=option[0])
     if option == ("retrieve",):
@@ -261,11 +264,11 @@ def draw_task(g: Game, ctx: Ctx, seat: int) -> str | None:
         if TASKS[card].kind != RECALL:
             return card
         # Revealed at once, and the drawer draws another (facts §8b.5), Interference too.
-        from .shadow import recall
-        recall(g, ctx, seat)
+        for hook in HOOKS["recall_drawn"]:
+            hook(g, ctx, seat)
 
 
-@step("task_phase")
+@RULES.step("task_phase")
 def task_phase(g: Game, ctx: Ctx) -> None:
     seat, s = g.active, g.seats[g.active]
     if s.revealed or (s.quarantined and not g.has("flimsy_quarantine")):
@@ -279,7 +282,7 @@ def task_phase(g: Game, ctx: Ctx) -> None:
     ask(g, ctx, "task", {seat: [("task", c) for c in g.task_drawn]}, {})
 
 
-@answer("task")
+@RULES.answer("task")
 def choose_task(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     card = option[1]
     rest = [c for c in g.task_drawn if c != card]
@@ -288,12 +291,12 @@ def choose_task(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None
     ctx.fact("task_discarded", to=[seat], seat=seat, cards=rest)
     ctx.fact("task_chosen", seat=seat, card=card)
     task = TASKS[card]
-    g.task = TaskInPlay(card, task.kind)
+    g.task = TaskInPlay(card, str(task.kind))
     push(g, ("complication" if task.kind == COMPLICATION else "malfunction", {"card": card}),
          ("after_task", {}))
 
 
-@step("after_task")
+@RULES.step("after_task")
 def after_task(g: Game, ctx: Ctx) -> None:
     spent_to_pool(g)
     g.task_discard.append(g.task.card)
@@ -311,13 +314,13 @@ def after_task(g: Game, ctx: Ctx) -> None:
     push(g, *steps)
 
 
-@step("suspicion")
+@RULES.step("suspicion")
 def suspicion(g: Game, ctx: Ctx, card: str) -> None:
     due = advance_suspicion(g, ctx, card)
+    # Shadow Corporation's evacuation track moves after the suspicion track.
     evacuate = False
-    if g.has(SHADOW_CORPORATION):
-        from .shadow import advance_evacuation
-        evacuate = advance_evacuation(g, ctx, card)
+    for hook in HOOKS["forced_vote_due"]:
+        evacuate = hook(g, ctx, card) or evacuate
     if due and evacuate:
         # Both forced votes on one turn: the active player picks the order (ESOG).
         ask(g, ctx, "vote_order", {g.active: [("suspicion",), ("evacuation",)]}, {})
@@ -338,13 +341,13 @@ def advance_suspicion(g: Game, ctx: Ctx, card: str) -> bool:
     return g.suspicion >= SUSPICION_VOTE
 
 
-@step("reset_suspicion")
+@RULES.step("reset_suspicion")
 def reset_suspicion(g: Game, ctx: Ctx) -> None:
     if g.suspicion is not None:
         g.suspicion = SUSPICION_START
         ctx.fact("suspicion", position=g.suspicion)
 
 
-@step("finish_task")
+@RULES.step("finish_task")
 def finish_task(g: Game, ctx: Ctx) -> None:
     g.task = None

@@ -3,7 +3,8 @@ removing secrets from the whole state. After the game, everything is shown to ev
 from __future__ import annotations
 
 from .data import (BLOCKED_BY, CLEARANCE_SEATS, EVACUATION_VOTE, EVENTS, FINAL_EVENTS,
-                   SHADOW_CORPORATION, TASKS, THREATS_MODULE)
+                   SHADOW_CORPORATION, TASKS)
+from .engine import HOOKS
 from .state import Game
 
 # Failure condition by shield tokens on the track (facts §2).
@@ -63,13 +64,8 @@ def public_view(g: Game) -> dict:
         # The commander die token goes with the commander die at setup and at every change
         # of commander; no source gives it an effect, so it is only shown (facts §8b.11).
         view["commander_die_token"] = g.commander
-    if g.has(THREATS_MODULE):
-        from .threats import tokens_left
-        # The tokens are public; the cards are their holders' until the game is over.
-        view["threats"] = {"tokens": {str(s): list(t) for s, t in g.threat_tokens.items()},
-                           "left": tokens_left(g), "dealt": bool(g.threats),
-                           "cards": ({str(s): c for s, c in g.threats.items()} if over
-                                     else None)}
+    for hook in HOOKS["public_view"]:  # the Threats module's tokens
+        hook(g, view, over)
     if over:
         view["revealed_after_game"] = {
             "task_deck": list(reversed(g.task_deck)), "task_discard": list(g.task_discard),

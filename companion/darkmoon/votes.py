@@ -1,18 +1,19 @@
 """Votes, quarantine and the commander card."""
 from __future__ import annotations
 
-from .data import STRONG, THREATS_MODULE, WEAK
+from .data import STRONG, WEAK
 from .dice import move_to_pool
-from .engine import Ctx, answer, ask, push, step
+from .engine import HOOKS, SETTLE, Ctx, Rules, ask, push
 from .state import Game
+
+RULES = Rules()
 
 QUARANTINE, FREE = "quarantine", "free"
 # Each kind of vote (Shadow Corporation adds three): what a majority of red weak dice
 # decides, then what a majority of black strong dice decides (ESOG Call a vote).
 RESULTS = {QUARANTINE: (QUARANTINE, FREE), "amputation": ("amputate", "spare"),
            "clearance": ("deny", "clear"), "takeoff": ("stay", "take_off")}
-# Results of the expansion's votes: filled in by shadow.py, (g, ctx, target, result) -> None.
-SETTLE: dict = {}
+# What the expansion's votes do is the engine's SETTLE table (shadow.py registers it).
 
 
 def ballot_options(g: Game, seat: int) -> list[tuple]:
@@ -21,7 +22,7 @@ def ballot_options(g: Game, seat: int) -> list[tuple]:
     return [(c,) for c in (STRONG, WEAK) if d[c]] + [("abstain",)]
 
 
-@step("vote")
+@RULES.step("vote")
 def vote(g: Game, ctx: Ctx, target: int | None, caller: int | None,
          kind: str = QUARANTINE) -> None:
     # A quarantine vote's facts and data keep the base game's shape; the others say their kind.
@@ -46,7 +47,7 @@ def lincoln_decides(g: Game) -> int | None:
     return next((i for i, s in enumerate(g.seats) if g.ability(i, "lincoln")), None)
 
 
-@answer("lincoln")
+@RULES.answer("lincoln")
 def lincoln(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     if option == ("count",):
         ballots(g, ctx, data)
@@ -71,7 +72,7 @@ def spends_ballots(g: Game) -> bool:
     return g.has("expensive_voting") or g.current_event_is("vote_tampering")
 
 
-@answer("vote")
+@RULES.answer("vote")
 def count_ballots(g: Game, ctx: Ctx, ballots: dict, data: dict) -> None:
     shown = {seat: option[0] for seat, option in sorted(ballots.items())}
     strong = sum(1 for c in shown.values() if c == STRONG)
@@ -83,9 +84,8 @@ def count_ballots(g: Game, ctx: Ctx, ballots: dict, data: dict) -> None:
     else:
         ctx.fact("vote_revealed", target=data["target"], ballots=shown, kind=kind,
                  strong=strong, weak=weak)
-    if g.has(THREATS_MODULE):
-        from .threats import after_ballots  # threats.py registers an action: imported late
-        after_ballots(g, ctx, data, shown)
+    for hook in HOOKS["ballots_shown"]:  # the Threats: a vote that meets a threat card
+        hook(g, ctx, data, shown)
     if spends_ballots(g):
         for seat, colour in shown.items():
             if colour in (STRONG, WEAK):
@@ -98,7 +98,7 @@ def count_ballots(g: Game, ctx: Ctx, ballots: dict, data: dict) -> None:
                kind)
 
 
-@answer("tie_break")
+@RULES.answer("tie_break")
 def tie_break(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     ctx.fact("tie_broken", seat=seat, result=option[0])
     settle(g, ctx, data["target"], data["caller"], option[0], data.get("kind", QUARANTINE))
@@ -159,7 +159,7 @@ def set_commander(g: Game, ctx: Ctx, seat: int) -> None:
     ctx.fact("commander", seat=seat, previous=old)
 
 
-@step("ask_vote_target")
+@RULES.step("ask_vote_target")
 def ask_vote_target(g: Game, ctx: Ctx, seat: int, purpose: str) -> None:
     """Forced votes (suspicion, Mandatory Quarantine) may target anyone not revealed,
     including the caller and players already in quarantine."""
@@ -167,7 +167,7 @@ def ask_vote_target(g: Game, ctx: Ctx, seat: int, purpose: str) -> None:
     ask(g, ctx, "vote_target", {seat: targets}, {"purpose": purpose})
 
 
-@answer("vote_target")
+@RULES.answer("vote_target")
 def vote_target(g: Game, ctx: Ctx, seat: int, option: tuple, data: dict) -> None:
     kind = {"kind": data["kind"]} if "kind" in data else {}  # Shadow Corporation's cards
     push(g, ("vote", {"target": option[1], "caller": seat, **kind}))

@@ -130,7 +130,7 @@ class Table:
         g = self.g
         if active is not None:
             g.active = active
-        g.task, g.stack = TaskInPlay(card, TASKS[card].kind), []
+        g.task, g.stack = TaskInPlay(card, str(TASKS[card].kind)), []
         self.go((TASKS[card].kind, {"card": card}), ("after_task", {}),
                 ("turn_start", {"seat": g.left_of(g.active)}))
 
