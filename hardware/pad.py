@@ -13,11 +13,26 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Callable, Collection
 
 BLACK, RED, GREY = "black", "red", "grey"
 COLOURS = (BLACK, RED, GREY)
 _PARTNER = {BLACK: RED, RED: BLACK}
+
+
+class NoticeKind(StrEnum):
+    """What a Notice tells of the buttons."""
+    STUCK = "stuck"  # a button held down too long: ignored until released
+    FREED = "freed"  # a stuck button released
+    CONNECTED = "connected"  # a box (re)connected and said hello
+    DISCONNECTED = "disconnected"  # a box unplugged or gone quiet
+    REFUSED = "refused"  # a box that speaks another protocol
+
+    @property
+    def whole_box(self) -> bool:
+        """News of the whole box, not of one button: its held buttons are forgotten."""
+        return self in (NoticeKind.CONNECTED, NoticeKind.DISCONNECTED, NoticeKind.REFUSED)
 
 
 @dataclass(frozen=True)
@@ -31,10 +46,13 @@ class Press:
 @dataclass(frozen=True)
 class Notice:
     """Something the table should know about the buttons (the kiosk words it from kind)."""
-    kind: str  # "stuck" | "freed" | "connected" | "disconnected" | "refused"
+    kind: NoticeKind  # given as a NoticeKind or its word; any other word is a ValueError
     seat: int | None = None
     colour: str | None = None
     detail: str = ""  # plain English for the journal
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", NoticeKind(self.kind))
 
 
 class _Button:
@@ -94,7 +112,7 @@ class Pads:
             if button.down and not button.stuck:
                 if now >= button.down_at + self.stuck_after:
                     button.stuck = True
-                    self._on_notice(Notice("stuck", seat, colour,
+                    self._on_notice(Notice(NoticeKind.STUCK, seat, colour,
                                            f"seat {seat + 1} {colour} held down for "
                                            f"{self.stuck_after:g} s; ignored until released"))
                 else:
@@ -110,7 +128,7 @@ class Pads:
         else:
             freed, button.stuck = button.stuck, False
             if freed:  # a stuck button's release is not a press
-                self._on_notice(Notice("freed", seat, colour,
+                self._on_notice(Notice(NoticeKind.FREED, seat, colour,
                                        f"seat {seat + 1} {colour} released"))
             self._came_up(seat, colour, now, counts=not freed)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Callable, Protocol
 
 from . import config
@@ -18,8 +19,22 @@ from .pad import Notice, Press
 log = logging.getLogger(__name__)
 
 
+class SourceKind(StrEnum):
+    """Which kind of box a Source is (the kiosk names it in the room's language)."""
+    KEYBOARD = "keyboard"
+    GPIO = "gpio"
+    SERIAL = "serial"  # counts as connected only once the box says hello
+
+
+class FallbackReason(StrEnum):
+    """Why the keyboard stands in for a button box."""
+    UNCONFIGURED = "unconfigured"  # no config file: a table with phones and a keyboard only
+    CONFIG = "config"  # the config file has a mistake
+    GPIO = "gpio"  # the GPIO pins could not be used
+
+
 class Source(Protocol):
-    kind: str  # "keyboard" | "gpio" | "serial"
+    kind: SourceKind
     seats: int  # seats it has buttons for (0 until a serial box says hello)
 
     def start(self, on_press: Callable[[Press], None],
@@ -35,7 +50,7 @@ class Source(Protocol):
 
 class KeyboardSource:
     """The kiosk reads the keys itself (hardware/keyboard.py); this only says so."""
-    kind = "keyboard"
+    kind = SourceKind.KEYBOARD
     seats = 7
 
     def start(self, on_press, on_notice) -> None:
@@ -52,8 +67,11 @@ class KeyboardSource:
 class Fallback:
     """Why the keyboard stands in for a button box: the kiosk says it in the room's
     language from `reason`, with `detail` (a path, or the config file's mistake) as is."""
-    reason: str  # "unconfigured" | "config" | "gpio"
+    reason: FallbackReason  # given as a FallbackReason or its word; any other is a ValueError
     detail: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reason", FallbackReason(self.reason))
 
 
 def open_source(path: str | None = None,
@@ -63,12 +81,12 @@ def open_source(path: str | None = None,
     used is not fatal either: the kiosk comes up on the keyboard and shows the reason."""
     path = path or default
     if not os.path.exists(path):
-        return KeyboardSource(), Fallback("unconfigured", path)
+        return KeyboardSource(), Fallback(FallbackReason.UNCONFIGURED, path)
     try:
         settings = config.load(path)
     except config.ConfigError as error:
         log.error("buttons: %s", error.message)
-        return KeyboardSource(), Fallback("config", error.message)
+        return KeyboardSource(), Fallback(FallbackReason.CONFIG, error.message)
     if settings.gpio:
         from .gpio import GpioSource, GpioUnavailable
         try:
@@ -76,7 +94,7 @@ def open_source(path: str | None = None,
                               stuck_after=settings.stuck_after), None
         except GpioUnavailable as error:
             log.error("buttons: %s", error)
-            return KeyboardSource(), Fallback("gpio", str(error))
+            return KeyboardSource(), Fallback(FallbackReason.GPIO, str(error))
     from .serialbox import SerialSource
     # The box debounces in its firmware; a second settle here would hold back a quick tap's
     # release until after a later press.

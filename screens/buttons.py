@@ -15,14 +15,16 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 
 from hardware import keyboard
-from hardware.pad import Notice, Press
+from hardware.pad import Notice, NoticeKind, Press
+from hardware.source import FallbackReason, SourceKind
 
 from .pane import Pane
 from .words import say
 
 COLOUR_STYLE = {"black": "bold bright_white", "red": "bold red", "grey": "white"}
-FALLBACK_KEYS = {"unconfigured": "buttons.unconfigured", "config": "buttons.config",
-                 "gpio": "buttons.gpio_failed"}
+FALLBACK_KEYS = {FallbackReason.UNCONFIGURED: "buttons.unconfigured",
+                 FallbackReason.CONFIG: "buttons.config",
+                 FallbackReason.GPIO: "buttons.gpio_failed"}
 SHOWN_PRESSES = 12
 log = logging.getLogger(__name__)
 
@@ -47,7 +49,7 @@ class ButtonState:
         if fallback is not None:  # the screen says the keyboard stands in; the log says why
             log.warning("seat buttons: the keyboard stands in for the box (%s): %s",
                         fallback.reason, fallback.detail)
-        self.connected = source.kind != "serial"  # a USB box counts once it says hello
+        self.connected = source.kind != SourceKind.SERIAL  # a USB box counts once it says hello
         self.troubles: dict[tuple, Notice] = {}
         self.refused: tuple[dict, float] | None = None  # the latest refused press, and until
         self.failed: tuple[str, float] | None = None  # a key's change the store refused, until
@@ -67,18 +69,18 @@ class ButtonState:
 
     def heard(self, notice: Notice) -> None:
         self.refused = None  # news of the box itself replaces an older refused press
-        if notice.kind == "stuck":
+        kind = notice.kind
+        if kind == NoticeKind.STUCK:
             self.troubles[("stuck", notice.seat, notice.colour)] = notice
-        elif notice.kind == "freed":
+        elif kind == NoticeKind.FREED:
             self.troubles.pop(("stuck", notice.seat, notice.colour), None)
-        elif notice.kind == "connected":
+        elif kind == NoticeKind.CONNECTED:
             self.connected = True
             self.troubles.pop(("box",), None)
-        elif notice.kind in ("disconnected", "refused"):
+        else:  # disconnected or refused
             self.connected = False
             self.troubles[("box",)] = notice
-        # a box that is replugged or refused forgets its held buttons
-        if notice.kind in ("connected", "disconnected", "refused"):
+        if kind.whole_box:  # a box that is replugged or refused forgets its held buttons
             for key in [k for k in self.troubles if k[0] == "stuck"]:
                 del self.troubles[key]
 
@@ -98,19 +100,19 @@ class ButtonState:
                                reason=say(lang, f"press.{refusal['code']}")), "bold yellow")
         if self.troubles:
             notice = list(self.troubles.values())[-1]  # the latest
-            if notice.kind == "stuck":
+            if notice.kind == NoticeKind.STUCK:
                 return _styled(say(lang, "buttons.stuck", n=notice.seat + 1,
                                    colour=colour_word(lang, notice.colour)), "bold yellow")
-            if notice.kind == "refused":
+            if notice.kind == NoticeKind.REFUSED:
                 return _styled(say(lang, "buttons.refused", detail=notice.detail), "bold yellow")
             return _styled(say(lang, "buttons.disconnected"), "bold yellow")
         kind = self.source.kind
-        if kind == "keyboard" and self.fallback is None:
+        if kind == SourceKind.KEYBOARD and self.fallback is None:
             return _styled(say(lang, "buttons.keyboard"), "white")
-        if kind == "keyboard":
+        if kind == SourceKind.KEYBOARD:
             return _styled(say(lang, FALLBACK_KEYS[self.fallback.reason],
                                detail=self.fallback.detail), "white")
-        if kind == "serial" and not self.connected:
+        if kind == SourceKind.SERIAL and not self.connected:
             return _styled(say(lang, "buttons.serial_waiting"), "yellow")
         return _styled(say(lang, f"buttons.{kind}", n=self.source.seats), "white")
 

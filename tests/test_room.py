@@ -2,6 +2,7 @@
 and a restart that keeps all of it (DESIGN "Seats, phones, buttons")."""
 import asyncio
 import copy
+import json
 import random
 import time
 
@@ -10,6 +11,7 @@ import pytest
 from companion.darkmoon import IllegalOption
 from companion.core.room import (BadRequest, GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone,
                             Room, RoomError, SeatClaimed, StorageFailed, UnknownToken)
+from companion.core.dealing import Phase
 from companion.core.joining import table_seats
 from companion.tools.simulate import choice_for
 from companion.core.store import EventStore
@@ -96,7 +98,7 @@ async def test_status_cards_are_dealt_only_once_every_seat_is_claimed(tmp_path):
 
 
 async def test_rebinding_gives_the_seat_a_new_code_and_the_old_one_is_dead_for_good(tmp_path):
-    """Issue 9: the kicked phone used to watch the board and claim the seat back at once with
+    """The kicked phone used to watch the board and claim the seat back at once with
     its old code. A re-bind rotates the seat's code: the old code opens nothing, for the old
     phone or any other; the new code is on the kiosk; the re-bind is announced."""
     room = await claimed_room(tmp_path)
@@ -121,7 +123,7 @@ async def test_rebinding_gives_the_seat_a_new_code_and_the_old_one_is_dead_for_g
 
 
 async def test_a_phone_that_holds_a_seat_cannot_take_a_second_one(tmp_path):
-    """Issue 9: a host who also plays re-bound another seat and claimed it with their own
+    """A host who also plays re-bound another seat and claimed it with their own
     phone, then read its status. One phone holds one seat."""
     room = await claimed_room(tmp_path)
     await room.claim_host(room.host_token, "phone-0")  # the host plays seat 0
@@ -134,7 +136,7 @@ async def test_a_phone_that_holds_a_seat_cannot_take_a_second_one(tmp_path):
 
 
 async def test_a_new_host_code_at_the_pi_replaces_a_lost_host_phone_mid_game(tmp_path):
-    """Issue 9: a lost host phone can be replaced without losing the game in play; the old
+    """A lost host phone can be replaced without losing the game in play; the old
     host code and phone stop working at once, and the kiosk announces it."""
     room = await claimed_room(tmp_path)
     await room.claim_host(room.host_token, "phone-0")
@@ -163,7 +165,7 @@ def hold_write_lock(path):
 
 
 async def test_a_change_the_store_refuses_changes_nothing_in_memory_or_on_disk(tmp_path):
-    """Issue 9, save first: with the store refusing writes, a claim answered an error yet
+    """Save first: with the store refusing writes, a claim answered an error yet
     took effect, and was gone after a restart. Now every room change is written first; a
     refused write is a StorageFailed and the room is exactly as before, then and after a
     restart."""
@@ -196,7 +198,7 @@ async def test_a_change_the_store_refuses_changes_nothing_in_memory_or_on_disk(t
 
 
 async def test_a_stalled_store_never_stalls_the_loop(tmp_path):
-    """Issue 9: a language change with the SD card stalled froze the kiosk and every phone.
+    """A language change with the SD card stalled froze the kiosk and every phone.
     Room writes run on the writer thread: the loop keeps running while one waits."""
     path = tmp_path / "games.db"
     room = Room(EventStore(path), seed=5)
@@ -405,7 +407,7 @@ async def test_a_game_stored_under_older_rules_is_kept_but_not_resumed(tmp_path)
 
 
 async def test_every_press_that_means_nothing_gets_an_answer_that_reveals_nothing(tmp_path):
-    """Issue 11: a press out of turn, any colour on a decision made on the phone, GREY on a
+    """A press out of turn, any colour on a decision made on the phone, GREY on a
     malfunction or a second vote used to be ignored in silence: a player could not tell a
     dead button from a refused press. Each is answered on that seat's phone and, since the
     reason is only what the board shows (whose turn it is), on the kiosk too."""
@@ -485,7 +487,7 @@ async def test_a_seat_that_has_voted_may_press_again_to_change_its_vote(tmp_path
 
 
 async def test_play_again_keeps_the_phones_on_their_seats_and_deals_anew(tmp_path):
-    """Issue 11: "Play again" keeps the same phones on the same seats and deals a new game;
+    """"Play again" keeps the same phones on the same seats and deals a new game;
     only once the game is over, and only by the host."""
     room = await claimed_room(tmp_path)
     await room.claim_host(room.host_token, "phone-0")
@@ -566,3 +568,36 @@ async def test_a_bots_seat_is_not_claimable_and_the_host_hands_it_to_a_person_in
     assert await room.claim_seat(fresh, "person") == 2
     assert room.check_seat(fresh, "person") == 2
 
+
+
+async def test_the_phase_is_the_same_word_for_the_code_the_json_and_every_page(tmp_path):
+    room = open_room(tmp_path)
+    assert room.phase is Phase.START
+    await room.new_game({"names": NAMES})
+    assert room.phase is Phase.JOIN and room.phase == "join"
+    assert json.loads(json.dumps(room.room_view()))["phase"] == "join"
+    assert f"{room.phase}" == "join"  # as a page's words and the kiosk's view ids use it
+
+
+def test_the_rooms_parts_use_the_room_only_through_its_named_methods():
+    """The claims, the deals, the commands and the bots are objects given the room: none
+    reaches into what the room keeps to itself (its writer, its listeners), so the room can
+    change those without its parts, and a reader finds a part's whole use of the room in
+    the names Room documents for its parts."""
+    import ast
+    import inspect
+
+    import companion.core.claims
+    import companion.core.commands
+    import companion.core.dealing
+    import companion.tools.bots
+    for module in (companion.core.claims, companion.core.commands, companion.core.dealing,
+                   companion.tools.bots):
+        tree = ast.parse(inspect.getsource(module))
+        reached = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+                   and (isinstance(node.value, ast.Name) and node.value.id == "room"
+                        or isinstance(node.value, ast.Attribute) and node.value.attr == "room")}
+        assert reached, module.__name__
+        assert not {name for name in reached if name.startswith("_")}, module.__name__
+        room = Room.__init__.__code__.co_names + tuple(vars(Room))
+        assert reached <= set(room), (module.__name__, reached - set(room))

@@ -1,8 +1,9 @@
 """Which phone holds what: the host's code and phone, each seat's code and phone, a lost
 phone's seat re-bound to a new code, and the pledge each seat's phone makes for the next deal
 (companion/chance/fairdeal.py: a hash of its bytes, revealed only once every pledge is public).
-Part of the Room (companion/core/room.py), under its lock and with its save-then-change commit:
-a claim is on disk before anyone is shown it, and a refused one changes nothing.
+One of the room's parts (companion/core/room.py says what a part may use of the room): under
+its lock and with its save-then-change record, a claim is on disk before anyone is shown it,
+and a refused one changes nothing.
 
 A phone is told apart by its cookie (`phone`), a seat or the host by a secret
 code (`token`) compared in constant time. One phone holds one seat: it cannot hold two
@@ -44,84 +45,84 @@ def _same(known: str, token) -> bool:
 
 
 class Claims:
-    """The Room's claims (mixed into Room, whose lock, record, notices and listeners they
-    use)."""
+    """Who holds what. `room`: the room whose part this is."""
+
+    def __init__(self, room):
+        self.room = room
 
     def seat_of(self, token: str) -> int:
-        if self.lobby and isinstance(token, str):
-            for i, seat in enumerate(self.lobby["seats"]):
+        lobby = self.room.lobby
+        if lobby and isinstance(token, str):
+            for i, seat in enumerate(lobby["seats"]):
                 if _same(seat["token"], token):
                     return i
-            if any(_same(old, token) for old in self.lobby.get("retired", ())):
+            if any(_same(old, token) for old in lobby.get("retired", ())):
                 raise SeatGivenAway("the host gave this seat a new code for another phone; "
                                     "this phone no longer plays it")
         raise UnknownToken("no seat has this code; scan the code on the kiosk again")
 
     def seat_of_phone(self, phone: str | None) -> int | None:
         """The seat `phone` holds, if any (one phone holds one seat at most)."""
-        if self.lobby and phone is not None:
-            for i, seat in enumerate(self.lobby["seats"]):
+        lobby = self.room.lobby
+        if lobby and phone is not None:
+            for i, seat in enumerate(lobby["seats"]):
                 if seat["phone"] == phone:
                     return i
         return None
 
     def check_host(self, token: str, phone: str | None) -> None:
-        if not _same(self.host_token, token):
+        if not _same(self.room.host_token, token):
             raise UnknownToken("this is not the host's code")
-        if self.host_phone is None:
+        if self.room.host_phone is None:
             raise NotYourSeat("open the host's code first: the first phone to open it hosts")
-        if phone != self.host_phone:
+        if phone != self.room.host_phone:
             raise NotYourSeat("another phone is the host")
 
-    def _as_host(self, host: tuple | None) -> None:
-        """A host's request (token, phone) is checked under the lock, against the host as
-        it stands when the request is acted on."""
-        if host is not None:
-            self.check_host(*host)
-
     async def claim_host(self, token: str, phone: str) -> None:
-        async with self._lock:
-            if not secrets.compare_digest(self.host_token.encode(),
+        room = self.room
+        async with room.lock:
+            if not secrets.compare_digest(room.host_token.encode(),
                                           token.encode("utf-8", "replace")):
                 raise UnknownToken("this is not the host's code")
-            if self.host_phone not in (None, phone):
-                self._notice("host_claim_refused")
+            if room.host_phone not in (None, phone):
+                room.notice("host_claim_refused")
                 raise SeatClaimed("another phone is already the host")
-            if self.host_phone is None:
-                await self._commit(self._record(host_phone=phone), "room")
+            if room.host_phone is None:
+                await room.save("room", host_phone=phone)
 
     async def new_host_code(self) -> None:
         """Someone at the Pi replaces a lost host phone: a new host code (shown on the kiosk
         until a phone opens it); the old code and the old host phone stop working at once.
         Announced, so it never happens unseen. The game in play goes on."""
-        async with self._lock:
-            await self._commit(self._record(host_token=new_token(), host_phone=None))
-            self._notice("host_replaced")
+        async with self.room.lock:
+            await self.room.save(host_token=new_token(), host_phone=None)
+            self.room.notice("host_replaced")
 
     async def claim_seat(self, token: str, phone: str, commitment: str | None = None,
                          pledge: str | None = None) -> int:
         """`commitment` and `pledge`: the commitment the phone saw and its pledge for that
         deal (64 hex digits each), if it sent them."""
         given = checked_pledge(commitment, pledge)
-        async with self._lock:
+        async with self.room.lock:
             return await self._claim(token, phone, given)
 
     async def _claim(self, token: str, phone: str, given: tuple[str, str] | None) -> int:
         """A claim, under the lock. A pledge echoing a commitment that is no longer pending
         refuses the claim (nothing changed): the phone looks again. Once the reveal is open a
         claim still takes its seat, and its pledge is not taken (the seat gets its filler)."""
+        room = self.room
         seat = self.seat_of(token)
-        entry = self.lobby["seats"][seat]
+        entry = room.lobby["seats"][seat]
         if entry["bot"]:
             # A bot's seat is never taken by a scan, unseen: the host hands it over.
-            self._notice("bot_claim_refused", seat=seat)
+            room.notice("bot_claim_refused", seat=seat)
             raise BotSeat("a bot plays this seat; the host can hand it to a person "
                           "on the host's page")
         if entry["phone"] not in (None, phone):
-            self._notice("seat_claim_refused", seat=seat)
+            room.notice("seat_claim_refused", seat=seat)
             raise SeatClaimed("this seat is already held by another phone; "
                               "the host can re-bind it")
-        fair = self.lobby["fair"]
+        fair = room.lobby["fair"]
         promised = None
         if given is not None:
             same_commitment(fair, given[0])
@@ -130,12 +131,12 @@ class Claims:
         if entry["phone"] is None:
             # One phone, one seat: a phone cannot hold two seats' secrets at once.
             if self.seat_of_phone(phone) is not None:
-                self._notice("seat_claim_refused", seat=seat)
+                room.notice("seat_claim_refused", seat=seat)
                 raise OneSeatPerPhone("this phone already holds another seat")
-            lobby = copy.deepcopy(self.lobby)
+            lobby = copy.deepcopy(room.lobby)
             lobby["seats"][seat].update(phone=phone)
             lobby["fair"] = with_pledge(fair, seat, promised)
-            await self._commit(self._record(lobby=lobby), "room")
+            await room.save("room", lobby=lobby)
         elif promised is not None:
             await self._pledged(seat, promised)
         return seat
@@ -147,15 +148,16 @@ class Claims:
         given = checked_pledge(commitment, pledge)
         if given is None:
             raise BadRequest("send 'commitment' and 'pledge': 64 hex digits each")
-        async with self._lock:
+        async with self.room.lock:
             seat = self.check_seat(token, phone)
-            same_commitment(self.lobby["fair"], given[0])
-            if pledge_accepted(self.lobby["fair"], seat, given[1]):
+            same_commitment(self.room.lobby["fair"], given[0])
+            if pledge_accepted(self.room.lobby["fair"], seat, given[1]):
                 await self._pledged(seat, given[1])
 
     async def _pledged(self, seat: int, promised: str) -> None:
-        lobby = {**self.lobby, "fair": with_pledge(self.lobby["fair"], seat, promised)}
-        await self._commit(self._record(lobby=lobby), "room")
+        lobby = self.room.lobby
+        await self.room.save("room", lobby={**lobby, "fair": with_pledge(lobby["fair"], seat,
+                                                                          promised)})
 
     async def leave_seat(self, token: str, phone: str | None) -> int:
         """The seat's phone gives it up before the game is dealt (a wrong seat tapped): the
@@ -163,15 +165,16 @@ class Claims:
         with it (the seat's rightful phone pledges its own). Refused once the host started
         the game (its reveal open) or it is dealt: then only the host moves a seat, with a
         re-bind."""
-        async with self._lock:
+        room = self.room
+        async with room.lock:
             seat = self.check_seat(token, phone)
-            if self.table is not None or self.revealing:  # started: the phones reveal
+            if room.table is not None or room.revealing:  # started: the phones reveal
                 raise GameInProgress("the game has started: only the host can move a seat "
                                      "now, with a re-bind")
-            lobby = copy.deepcopy(self.lobby)
+            lobby = copy.deepcopy(room.lobby)
             lobby["seats"][seat]["phone"] = None
             lobby["fair"] = cleared(lobby["fair"], seat)
-            await self._commit(self._record(lobby=lobby), "room")
+            await room.save("room", lobby=lobby)
             return seat
 
     async def host_sits(self, seat, phone: str | None, commitment: str | None = None,
@@ -182,28 +185,29 @@ class Claims:
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise BadRequest("seat must be a seat number")
         given = checked_pledge(commitment, pledge)
-        async with self._lock:
-            self._as_host(host)
-            if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
+        room = self.room
+        async with room.lock:
+            room.as_host(host)
+            if not room.lobby or not 0 <= seat < len(room.lobby["seats"]):
                 raise UnknownToken(f"no seat {seat}")
-            token = self.lobby["seats"][seat]["token"]
+            token = room.lobby["seats"][seat]["token"]
             return await self._claim(token, phone, given), token
 
     def host_seat(self, phone: str | None, *, host: tuple) -> tuple[int | None, str | None]:
         """The seat the host's phone plays, and its code, so the host's page can open it."""
-        self._as_host(host)
+        self.room.as_host(host)
         seat = self.seat_of_phone(phone)
-        return seat, None if seat is None else self.lobby["seats"][seat]["token"]
+        return seat, None if seat is None else self.room.lobby["seats"][seat]["token"]
 
     def host_of_seat(self, token: str, phone: str | None) -> str | None:
         """The host's code, for the seat page of the phone that hosts (its host controls live
         there); None for any other seat's phone."""
         self.check_seat(token, phone)
-        return self.host_token if phone == self.host_phone else None
+        return self.room.host_token if phone == self.room.host_phone else None
 
     def check_seat(self, token: str, phone: str | None) -> int:
         seat = self.seat_of(token)
-        if phone is None or self.lobby["seats"][seat]["phone"] != phone:
+        if phone is None or self.room.lobby["seats"][seat]["phone"] != phone:
             raise NotYourSeat("this seat belongs to another phone")
         return seat
 
@@ -225,21 +229,22 @@ class Claims:
         on disk before the kiosk and the phones are told (`notice`). What the old phone
         pledged for the deal goes with it (fairdeal.cleared): the seat's new phone is
         another's, and a kicked phone's bytes must not stand as the new one's."""
-        async with self._lock:
-            self._as_host(host)
-            if not self.lobby or not 0 <= seat < len(self.lobby["seats"]):
+        room = self.room
+        async with room.lock:
+            room.as_host(host)
+            if not room.lobby or not 0 <= seat < len(room.lobby["seats"]):
                 raise UnknownToken(f"no seat {seat}")
-            if from_bot and not self.lobby["seats"][seat]["bot"]:
+            if from_bot and not room.lobby["seats"][seat]["bot"]:
                 raise BadRequest(f"seat {seat} is not a bot's; a lost phone's seat is re-bound")
-            lobby = copy.deepcopy(self.lobby)
+            lobby = copy.deepcopy(room.lobby)
             old = lobby["seats"][seat]["token"]
             lobby["retired"] = (lobby.get("retired", []) + [old])[-RETIRED:]
             lobby["seats"][seat].update(token=new_token(), phone=None)
             lobby["fair"] = cleared(lobby["fair"], seat)
             if from_bot:
                 lobby["seats"][seat]["bot"] = False
-            await self._commit(self._record(lobby=lobby))
-            self._notice(notice, seat=seat)
-            if self.table is not None:
-                self._tell(seat)  # the old phone's stream ends at its next message
-            await self._deal_if_revealed()  # the reveal no longer waits for this seat
+            await room.save(lobby=lobby)
+            room.notice(notice, seat=seat)
+            if room.table is not None:
+                room.tell(seat)  # the old phone's stream ends at its next message
+            await room.deals.deal_if_revealed()  # the reveal no longer waits for this seat

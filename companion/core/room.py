@@ -2,7 +2,7 @@
 which seat, the game being set up or played, the seat buttons and the bots, and the fan-out
 of views to the kiosk, the phones and the board page.
 
-All of it runs on one asyncio loop (the kiosk's). Every write to the store (a command's
+All of it runs on one asyncio loop (the table host's). Every write to the store (a command's
 events, the room's own record) runs on one writer thread, so a slow or stalled SD card never
 freezes the screen or the phones. Save, then change: a change to the room (a claim, a re-bind,
 a new game, the language) is built as a new record, written, and only then shown in memory; an
@@ -12,6 +12,16 @@ kept in the store's settings, so a power cut loses no seat either.
 Room changes and command authorisation take one lock, and every write queues on the one writer
 thread in that order: a command authorised for a phone is always stored before a re-bind that
 came after it, and never after one that came before.
+
+The room has parts, each an object given the room: its claims (who holds what,
+companion/core/claims.py), its deals (the fair deal and the records, dealing.py), its
+commands (every way a command comes in, the seat buttons too, commands.py) and its bots
+(companion/tools/bots.py). A part reads the room's state (lobby, table, host_token, store,
+...) and acts on the room only through these, each documented where it is defined below:
+`lock`, `save`, `write`, `queue`, `tell`, `tell_table`, `deliver`, `notice`, `as_host`,
+`check_seat`; the deals alone call `play` (a game dealt), the commands alone set
+`from_phone`, and a seat freed by the claims may let the deal go ahead
+(`deals.deal_if_revealed`). Callers see one Room: its parts' public methods (`_Part`).
 """
 from __future__ import annotations
 
@@ -19,16 +29,14 @@ import asyncio
 import logging
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
+from typing import Awaitable, Callable
 
 from ..tools.bots import Bots
-from .buttons import COLOURS, REFUSALS, lit_seats, press_command, press_refusal
 from .claims import Claims, new_token
-from .dealing import Dealing, _prepare_log
-from ..darkmoon import BadSetup, RulesError, Setup
-from ..darkmoon.views import waiting_view
+from .commands import Commands
+from .dealing import Dealing, Phase
+from ..darkmoon import BadSetup, Setup
 from .joining import table_token
-from .phones_first import PhonesFirst
 from ..chance.fairdeal import fair_view, is_current
 from .store import EventStore, StoreError
 from .refusals import (BadRequest, BotSeat, CommitmentChanged,  # noqa: F401
@@ -45,7 +53,24 @@ log = logging.getLogger(__name__)
 Listener = Callable[[object, dict | None], None]
 
 
-class Room(Claims, Dealing):
+class _Part:
+    """A public method of the room whose body is one of its parts': `claim_seat =
+    _Part("claims")` makes `room.claim_seat` be `room.claims.claim_seat`. The Room names its
+    whole public face; each body, and its documentation, is written once, in its part."""
+
+    def __init__(self, part: str):
+        self.part = part
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, room, owner=None):
+        if room is None:
+            return self
+        return getattr(getattr(room, self.part), self.name)
+
+
+class Room:
     """One table's room. `audience` for listeners: PUBLIC, a seat number, or "room"
     (lobby changes: claims, notices, a new game set up). `reveal_wait`: seconds from the
     opening of the reveal to the deal, for phones that never reveal (companion/core/dealing.py)."""
@@ -59,9 +84,14 @@ class Room(Claims, Dealing):
         self.box = store.box()  # this box's identity, bound into every commitment
         self.loop: asyncio.AbstractEventLoop | None = None
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="table-writer")
-        self._lock = asyncio.Lock()  # room changes and command authorisation, in order
+        self.lock = asyncio.Lock()  # room changes and command authorisation, in order
         self._listeners: list[tuple[object, Listener]] = []
-        self.phones_first = PhonesFirst()  # the kiosk redraws a phone's command after them
+        # whether the latest command came from a phone: the host's pacing then lets the
+        # phones show it before the kiosk redraws
+        self.from_phone = False
+        self.claims = Claims(self)
+        self.deals = Dealing(self)
+        self.commands = Commands(self)
         self._bots = Bots(self, seed, bot_delay)
         self.notices: list[dict] = []
         self.notice_count = 0  # every notice so far: a page tells which of them are new
@@ -78,7 +108,6 @@ class Room(Claims, Dealing):
         self.lobby: dict | None = saved.get("lobby")
         self.table: Table | None = None
         self.games_dealt = store.games_stored()  # every game this store has dealt
-        self._records: dict[int, dict] = {}  # fair records, built once
         if self.lobby and self.lobby.get("game_id") is not None:
             self.table = _resumed(store, self.lobby["game_id"])
             if self.table is None:  # no damage: it stays in the store, the room starts afresh
@@ -86,7 +115,7 @@ class Room(Claims, Dealing):
         if self.lobby and not is_current(self.lobby.get("fair")):
             # Stored before darkmoon-fair/2 (bytes sent in the clear, bound to no number):
             # committed afresh, under the next number, before anyone pledges.
-            fair, self.reserved = self._fresh_fair(len(self.lobby["seats"]))
+            fair, self.reserved = self.deals.fresh_fair(len(self.lobby["seats"]))
             self.lobby = {**self.lobby, "fair": fair}
         # Before the loop serves anyone: the first host code is on disk before it is shown.
         # A restart finds it there as it was: no commit (and its fsync) before the first frame.
@@ -94,16 +123,45 @@ class Room(Claims, Dealing):
         if record != saved:
             store.put_setting(SETTING, record)
         if self.table is not None:
-            self._writer.submit(_prepare_log, store)  # as after a deal (see _deal)
+            self._writer.submit(_prepare_log, store)  # as after a deal (see play)
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Run on `loop` (the kiosk's): table changes come back to it, bots play on it."""
+        """Run on `loop` (the host's): table changes come back to it, bots play on it."""
         self.loop = loop
         self._schedule_bots()
         if self.revealing:  # restarted while revealing: the phones get their time again
-            self._wait_for_reveals()
+            self.deals.wait_for_reveals()
 
-    # --- persistence: save, then change ---
+    # --- the parts' public methods, as the room's ---
+
+    # who holds what (companion/core/claims.py)
+    seat_of = _Part("claims")
+    seat_of_phone = _Part("claims")
+    check_seat = _Part("claims")
+    check_host = _Part("claims")
+    claim_host = _Part("claims")
+    new_host_code = _Part("claims")
+    claim_seat = _Part("claims")
+    pledge = _Part("claims")
+    leave_seat = _Part("claims")
+    host_sits = _Part("claims")
+    host_seat = _Part("claims")
+    host_of_seat = _Part("claims")
+    hand_over = _Part("claims")
+    rebind = _Part("claims")
+    # the deals and their records (companion/core/dealing.py)
+    start = _Part("deals")
+    play_again = _Part("deals")
+    reveal = _Part("deals")
+    fair_record = _Part("deals")
+    # every way a command comes in, the seat buttons too (companion/core/commands.py)
+    submit = _Part("commands")
+    bot_submit = _Part("commands")
+    seat_submit = _Part("commands")
+    press = _Part("commands")
+    lit_seats = _Part("commands")
+
+    # --- what the parts use: save, then change ---
 
     def _record(self, **changes) -> dict:
         """The room's record as it stands, with `changes`: what a change writes."""
@@ -113,40 +171,63 @@ class Room(Claims, Dealing):
         record.update(changes)
         return record
 
-    async def _write(self, fn, *args):
+    async def write(self, fn, *args):
         """Run a store write on the writer thread; a refused write becomes StorageFailed."""
-        return await self._saved(
-            asyncio.get_running_loop().run_in_executor(self._writer, fn, *args))
+        return await self.queue(fn, *args)
 
-    @staticmethod
-    async def _saved(pending: asyncio.Future):
-        """The result of a write queued on the writer; the store's refusal is StorageFailed."""
-        try:
-            return await pending
-        except (sqlite3.Error, StoreError, OSError) as error:
-            log.error("the store refused a write: %s", error)
-            raise StorageFailed("the Pi could not save this (its storage is full or "
-                                "failing); nothing changed, try again") from None
+    def queue(self, fn, *args,
+              then: Callable[[asyncio.Future], None] | None = None) -> Awaitable:
+        """Put a store write on the writer thread's queue now (under the lock: in lock order)
+        and `then(future)` on the loop once it is done, before anyone awaiting it resumes.
+        Awaited: fn's result, or StorageFailed if the store refused it."""
+        pending = asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+        if then is not None:
+            pending.add_done_callback(then)
+        return _saved(pending)
 
-    async def _commit(self, record: dict, *audiences) -> None:
-        """Write the room's new record, then show it: held under the room's lock."""
-        await self._write(self.store.put_setting, SETTING, record)
+    async def save(self, *audiences, **changes) -> None:
+        """Under the lock: write the room's record with `changes` (host_token, host_phone,
+        lang, lobby, reserved, revealed), then show it, then tell `audiences`. Refused by the
+        store (StorageFailed), nothing changed."""
+        record = self._record(**changes)
+        await self.write(self.store.put_setting, SETTING, record)
         self.host_token, self.host_phone = record["host_token"], record["host_phone"]
         self.lang, self.lobby = record["lang"], record["lobby"]
         self.reserved, self.revealed = record["reserved"], record["revealed"]
         for audience in audiences:
-            self._tell(audience)
+            self.tell(audience)
+
+    def as_host(self, host: tuple | None) -> None:
+        """A host's request (token, phone) is checked under the lock, against the host as
+        it stands when the request is acted on; None is the Pi's own (its keys, a test)."""
+        if host is not None:
+            self.claims.check_host(*host)
+
+    async def play(self, table: Table) -> None:
+        """Under the lock, once a game is dealt and the lobby naming it saved (the deals'):
+        the game in play, told to everyone, the bots included."""
+        self.table = table
+        self.games_dealt = await self.write(self.store.games_stored)
+        # Before the game's first command, on the writer but not awaited: its commits then
+        # overwrite a log file of full size instead of growing it (EventStore.prepare_log).
+        self._writer.submit(_prepare_log, self.store)
+        self.tell("room")
+        self.tell_table()
 
     # --- where the room stands ---
 
     @property
-    def phase(self) -> str:
-        """start (no game set up), join (seats being claimed), play, over."""
+    def phase(self) -> Phase:
         if self.lobby is None:
-            return "start"
+            return Phase.START
         if self.table is None:
-            return "join"
-        return "over" if self.table.over else "play"
+            return Phase.JOIN
+        return Phase.OVER if self.table.over else Phase.PLAY
+
+    @property
+    def revealing(self) -> bool:
+        """The reveal of the game set up is open: the phones reveal, the deal follows."""
+        return self.lobby is not None and self.lobby["fair"]["revealing"]
 
     def room_view(self) -> dict:
         """What everyone may know about the room: no tokens, no phones, only who has joined."""
@@ -162,7 +243,7 @@ class Room(Claims, Dealing):
                 for i, (name, s) in enumerate(zip(lobby["setup"]["names"], lobby["seats"]))],
             "notices": list(self.notices), "notice_count": self.notice_count,
             "fair": fair_view(self.table, lobby, self.games_dealt, self.revealed,
-                              self._deal_in()),
+                              self.deals.deal_in()),
         }
 
     def kiosk_view(self) -> dict:
@@ -187,7 +268,7 @@ class Room(Claims, Dealing):
             return {"lobby": self.room_view(), "you": {"seat": seat}}
         return self.table.seat_view(seat)
 
-    # --- setting up and starting a game ---
+    # --- setting up a game ---
 
     async def new_game(self, setup: dict, *, lang: str | None = None, bots: list[int] = (),
                        replace: bool = False, host: tuple | None = None) -> None:
@@ -195,9 +276,9 @@ class Room(Claims, Dealing):
         seat is claimed. Refused while a game is being played unless `replace`: a replaced
         game's record is revealed at once (its deal can be checked), and the kiosk says so.
         A lobby never dealt is dropped with its secret (it dealt nothing), its number spent."""
-        async with self._lock:
-            self._as_host(host)
-            if self.phase == "play" and not replace:
+        async with self.lock:
+            self.as_host(host)
+            if self.phase == Phase.PLAY and not replace:
                 raise GameInProgress("a game is being played; finish it or replace it")
             parsed = Setup.from_json(setup)  # raises BadSetup, naming what is wrong
             if any(not isinstance(b, int) or isinstance(b, bool)
@@ -206,22 +287,23 @@ class Room(Claims, Dealing):
             lobby = {"setup": parsed.to_json(), "game_id": None,
                      "seats": [{"token": new_token(), "phone": None, "bot": i in bots}
                                for i in range(len(parsed.names))]}
-            lobby["fair"], number = self._fresh_fair(len(parsed.names))  # before any claim
-            replaced = self.table.game_id if self.phase == "play" and self.table.fair else None
+            lobby["fair"], number = self.deals.fresh_fair(len(parsed.names))  # before any claim
+            replaced = (self.table.game_id if self.phase == Phase.PLAY and self.table.fair
+                        else None)
             revealed = self.revealed if replaced is None else (
                 self.revealed + [replaced])[-REVEALED:]
-            await self._commit(self._record(lobby=lobby, lang=_lang(lang or self.lang),
-                                            reserved=number, revealed=revealed))
-            self._stop_waiting()
+            await self.save(lobby=lobby, lang=_lang(lang or self.lang), reserved=number,
+                            revealed=revealed)
+            self.deals.stop_waiting()
             self.table = None
-            self._tell("room")
+            self.tell("room")
             if replaced is not None:
-                self._notice("game_revealed", game=replaced)
+                self.notice("game_revealed", game=replaced)
 
     @property
     def can_start(self) -> bool:
         """A game is set up and every seat has a phone or a bot."""
-        return self.phase == "join" and self.seats_held
+        return self.phase == Phase.JOIN and self.seats_held
 
     @property
     def seats_held(self) -> bool:
@@ -231,92 +313,9 @@ class Room(Claims, Dealing):
                                               for s in self.lobby["seats"])
 
     async def set_lang(self, lang: str, *, host: tuple | None = None) -> None:
-        async with self._lock:
-            self._as_host(host)
-            await self._commit(self._record(lang=_lang(lang)), "room")
-
-    # --- commands ---
-
-    async def submit(self, actor, command: dict, *, host: tuple | None = None) -> dict:
-        """Submit on the writer thread; returns once the events are durable. Raises a
-        RulesError (nothing changed), NotReady or StorageFailed."""
-        def authorised():
-            self._as_host(host)
-            return actor
-        return await self._submitted(authorised, command)
-
-    async def bot_submit(self, seat: int, command: dict) -> dict:
-        """A bot's move, authorised under the lock like a phone's: once the host has handed
-        the seat to a person, a bot's move already on its way is refused."""
-        def authorised():
-            if not self.lobby or not self.lobby["seats"][seat]["bot"]:
-                raise NotYourSeat("this seat is no longer a bot's")
-            return seat
-        return await self._submitted(authorised, command)
-
-    async def seat_submit(self, token: str, phone: str | None, command: dict) -> dict:
-        """A phone's command, authorised once its whole body is here, against the seat's
-        claim and the game as they stand now (a re-bound phone, or one of an earlier game,
-        holding a request open cannot act for the seat afterwards)."""
-        return await self._submitted(lambda: self.check_seat(token, phone), command,
-                                     from_phone=True)
-
-    async def _submitted(self, authorised, command: dict, from_phone: bool = False) -> dict:
-        """`authorised()` (the actor, or a refusal) and the command's place on the writer's
-        queue under one hold of the lock: nobody's claim changes in between."""
-        async with self._lock:
-            pending = self._queue(authorised(), command)
-            self.phones_first.from_phone = from_phone
-        return await self._stored(pending)
-
-    def _queue(self, actor, command: dict) -> asyncio.Future:
-        """Put the command on the writer's queue now, in lock order, for the current game."""
-        if self.table is None:
-            raise NotReady("the game has not started")
-        pending = asyncio.get_running_loop().run_in_executor(
-            self._writer, self.table.submit, actor, command)
-        pending.add_done_callback(self._answered)  # before the caller awaits it: runs first
-        return pending
-
-    async def _stored(self, pending: asyncio.Future) -> dict:
-        events = await self._saved(pending)
-        # the command's own state: another command may have followed it before we woke
-        return {"state_id": events[-1]["state_id"]}
-
-    def lit_seats(self) -> frozenset[int]:
-        """Seats whose button LED is on now: who is waited for at a button decision."""
-        if self.table is None:
-            return frozenset()
-        return lit_seats(waiting_view(self.table.state))  # a game over waits for nobody
-
-    async def press(self, seat: int, colour: str) -> dict | None:
-        """A seat button. Returns the accepted command, or None when the press means nothing
-        now. Every refused press is answered on that seat's phone; where the reason is public
-        (whose turn it is, a decision made on the phone) the kiosk says it too ("presses"
-        listeners). A refusal of the rules (IN with no dice, a vote colour the seat lacks)
-        tells of the seat's dice: that seat's phone only. A seat that has voted may press
-        again while the vote is open: its new colour replaces its vote, as on the phone."""
-        if self.table is None or not 0 <= seat < self.table.state.players:
-            return None
-        # only the public waiting block, not a whole view: a press is on the kiosk's hot path
-        waiting = waiting_view(self.table.state)
-        command = press_command(waiting, seat, colour)
-        if command is None:
-            if colour in COLOURS:
-                code = press_refusal(waiting, seat, colour)
-                self._refuse_press(seat, colour, code, REFUSALS[code])
-                self._deliver("presses", {"seat": seat, "colour": colour, "code": code})
-            return None
-        try:
-            await self.submit(seat, command)
-        except (RulesError, StorageFailed) as error:
-            code = "in_without_dice" if command["option"] == ["in"] else error.code
-            self._refuse_press(seat, colour, code, error.message)
-            return None
-        return command
-
-    def _refuse_press(self, seat: int, colour: str, code: str, message: str) -> None:
-        self._deliver(seat, {"refusal": {"code": code, "message": message, "button": colour}})
+        async with self.lock:
+            self.as_host(host)
+            await self.save("room", lang=_lang(lang))
 
     # --- listeners ---
 
@@ -328,37 +327,32 @@ class Room(Claims, Dealing):
         self._listeners.append(entry)
         return lambda: self._listeners.remove(entry) if entry in self._listeners else None
 
-    def _deliver(self, audience, payload: dict | None) -> None:
+    def deliver(self, audience, payload: dict | None) -> None:
+        """`payload` to `audience`'s listeners: a one-off message such as a refusal."""
         for who, callback in list(self._listeners):
             if who == audience:
                 callback(audience, payload)
 
-    def _tell(self, audience) -> None:
+    def tell(self, audience) -> None:
+        """A new view is ready for `audience`: its listeners are told (for the parts)."""
         self.version += 1
-        self._deliver(audience, None)
+        self.deliver(audience, None)
 
-    def _answered(self, pending: asyncio.Future) -> None:
-        """A queued command's result is in, on the loop. Accepted, it changed the table: the
-        listeners are told now, before its caller resumes (this callback was added first),
-        but the streams they wake run in the loop's next turn, while the caller resumes in
-        this one and sends its reply first: a phone's acknowledgement never waits for the 27
-        views. Told from here rather than from the writer thread, a command costs the loop
-        one wake-up, not two."""
-        if not pending.cancelled() and pending.exception() is None:
-            self._tell_table()
-
-    def _tell_table(self) -> None:
+    def tell_table(self) -> None:
+        """The game changed: the board, every seat and the bots are told."""
         if self.table is None:
             return
-        self._tell(PUBLIC)
+        self.tell(PUBLIC)
         for seat in range(self.table.state.players):
-            self._tell(seat)
+            self.tell(seat)
         self._schedule_bots()
 
-    def _notice(self, kind: str, **data) -> None:
+    def notice(self, kind: str, **data) -> None:
+        """A public notice (a refused scan, a re-bound seat): the kiosk and every page say it
+        in their language from `kind` (for the parts)."""
         self.notices = (self.notices + [{"k": kind, **data}])[-NOTICES:]
         self.notice_count += 1
-        self._tell("room")
+        self.tell("room")
 
     # --- bots (demo seats) ---
 
@@ -369,9 +363,19 @@ class Room(Claims, Dealing):
         self._bots.schedule()
 
     async def close(self) -> None:
-        self._stop_waiting()
+        self.deals.stop_waiting()
         self._bots.cancel()
         self._writer.shutdown(wait=True)
+
+
+async def _saved(pending: asyncio.Future):
+    """The result of a write queued on the writer; the store's refusal is StorageFailed."""
+    try:
+        return await pending
+    except (sqlite3.Error, StoreError, OSError) as error:
+        log.error("the store refused a write: %s", error)
+        raise StorageFailed("the Pi could not save this (its storage is full or "
+                            "failing); nothing changed, try again") from None
 
 
 def _resumed(store: EventStore, game_id: int) -> Table | None:
@@ -385,6 +389,13 @@ def _resumed(store: EventStore, game_id: int) -> Table | None:
     except OtherRules as error:  # an earlier fair procedure (damage is the salvage's)
         log.warning("game %s is not resumed: %s", game_id, error)
         return None
+
+
+def _prepare_log(store) -> None:
+    try:
+        store.prepare_log()
+    except (sqlite3.Error, OSError) as error:  # commits are only slower: nothing is lost
+        log.warning("could not prepare the store's log: %s", error)
 
 
 def _lang(lang) -> str:

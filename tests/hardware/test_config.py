@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hardware.config import ConfigError, GpioSeat, load
-from hardware.source import Fallback, open_source
+from hardware.source import Fallback, FallbackReason, KeyboardSource, SourceKind, open_source
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "hardware" / "buttons.example.toml"
 
@@ -74,3 +74,12 @@ def test_with_no_config_the_keyboard_is_used_and_the_kiosk_is_told_why(tmp_path)
     source, why = open_source(str(write(tmp_path, "[gpio\n")))
     assert source.kind == "keyboard" and why.reason == "config"
     assert "not valid TOML" in why.detail
+
+
+def test_a_fallback_reason_the_kiosk_cannot_word_is_refused_where_it_is_made():
+    """The kiosk says why the keyboard stands in from the reason's word; a reason it has no
+    words for fails where the fallback is made, not as a missing line on the screen."""
+    with pytest.raises(ValueError):
+        Fallback("missing", "/etc/darkmoon-companion/buttons.toml")
+    assert Fallback("gpio", "pins busy").reason is FallbackReason.GPIO
+    assert KeyboardSource().kind == "keyboard" == SourceKind.KEYBOARD

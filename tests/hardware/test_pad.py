@@ -3,9 +3,11 @@
 Time is injected; each test plays a sequence of levels as a box would report them."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from hardware.pad import BLACK, GREY, RED, Notice, Pads, Press
+from hardware.pad import BLACK, GREY, RED, Notice, NoticeKind, Pads, Press
 
 
 class Box:
@@ -101,3 +103,18 @@ def test_a_button_the_box_does_not_have_is_refused():
     with pytest.raises(ValueError):
         box.at(1.0, 0, "blue", True)
     assert box.presses == []
+
+
+def test_a_notice_of_a_kind_the_kiosk_cannot_word_is_refused_where_it_is_made():
+    """A box's notice is worded on the kiosk from its kind: a misspelt kind would say nothing
+    there (nor clear a trouble), so it fails where the notice is made, not on the screen."""
+    with pytest.raises(ValueError):
+        Notice("unplugged", detail="a word no box notice has")
+    assert Notice("disconnected").kind is NoticeKind.DISCONNECTED
+
+
+def test_a_notice_kind_is_the_same_word_in_the_log_and_in_json():
+    notice = Notice(NoticeKind.STUCK, 1, BLACK, "held")
+    assert notice.kind == "stuck" and f"{notice.kind}" == "stuck"
+    assert json.dumps({"kind": notice.kind}) == '{"kind": "stuck"}'
+    assert [k for k in NoticeKind if k.whole_box] == ["connected", "disconnected", "refused"]

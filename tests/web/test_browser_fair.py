@@ -363,12 +363,12 @@ async def test_a_phone_whose_pledge_the_pi_took_out_before_the_reveal_says_so(se
     filler and the Pi need not face that phone's bytes. The phone saw its pledge in its seat's
     place before: it keeps its bytes to itself, and at game over says its part is not in."""
     room = served.room
-    honest = room._open_reveal
+    honest = room.deals._open_reveal
 
     async def open_without_seat_1():
         room.lobby["fair"]["pledges"][1] = None  # the modified Pi's one change
         await honest()
-    monkeypatch.setattr(room, "_open_reveal", open_without_seat_1)
+    monkeypatch.setattr(room.deals, "_open_reveal", open_without_seat_1)
     room, phones, pages = await sealed_table(served, browser)
     await room.start()
     await dealt(room)
