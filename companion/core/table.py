@@ -195,10 +195,25 @@ class Table:
         seat (Telepathic Infected: one fact more) would see fewer public lines than its
         neighbour. Once the game is over the shared log already holds every fact."""
         places = self.shared_log(g, count)
+        log = [self.facts[i] for i in places]
         if private and g.outcome is None:
-            places = sorted(places + [i for i, _ in private])
-        facts = self.facts
-        return [facts[i] for i in places]
+            log = merged(log, own_places(places, private), [f for _, f in private])
+        return log
+
+
+def own_places(places: list[int], own: list[tuple[int, object]]) -> list[int]:
+    """Where each of a seat's own facts (`own`: (index in the facts, fact), in order) goes in
+    its log, among the shared log's facts at `places`: after the k own facts before it."""
+    return [bisect_left(places, i) + k for k, (i, _) in enumerate(own)]
+
+
+def merged(shared: list, at: list[int], own: list) -> list:
+    """`shared` with each of `own` put in at its place in `at` (places in the result): a
+    seat's log, as facts, as their JSON or as their sentences alike."""
+    log = shared[:]
+    for place, item in zip(at, own):
+        log.insert(place, item)
+    return log
 
 
 def _fair(store: EventStore, seed: int | None, fair: Fair | None,

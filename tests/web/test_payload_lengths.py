@@ -34,7 +34,7 @@ from companion.core.room import Room
 from companion.tools.simulate import bot_choice, choice_for
 from companion.core.store import EventStore
 from companion.web.padding import TOLD_TO_A_SECRET_SET
-from companion.web.payloads import Payloads, Shared
+from companion.web.payloads import Parts, Payloads
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 EXPANSION = (SHADOW_CORPORATION, COMPANY_MAN_MODULE, THREATS_MODULE)
@@ -198,20 +198,20 @@ def other_secrets(g, facts: list, count: int, seat: int):
         yield changed(f"cards {pick}", cards, drawn)
 
 
-def check_other_secrets(room: Room, shared: Shared, seen: Counter) -> None:
-    table, g, count = room.table, shared.g, shared.count
+def check_other_secrets(room: Room, parts: Parts, seen: Counter) -> None:
+    table, g, count = room.table, parts.g, parts.count
     for seat in range(g.players):
         if g.seats[seat].revealed:
             continue  # its status card is face up for all
-        length = len(shared.seat(seat))
+        length = len(parts.seat_json(seat))
         for what, g2, facts2 in other_secrets(g, table.facts, count, seat):
-            other = copy.copy(shared)
+            other = copy.copy(parts)
             other.table, other.g = Otherwise(table, g2, facts2, count), g2
             other.told_to_a_secret_set = [f for f in facts2[:count]
                                           if f["k"] in TOLD_TO_A_SECRET_SET]
-            assert len(other.seat(seat)) == length, (
-                f"seat {seat}'s message at state {g.state_id} ({shared.words.lang}) is "
-                f"{len(other.seat(seat)) - length:+d} bytes with {what}")
+            assert len(other.seat_json(seat)) == length, (
+                f"seat {seat}'s message at state {g.state_id} ({parts.words.lang}) is "
+                f"{len(other.seat_json(seat)) - length:+d} bytes with {what}")
             seen[what.split()[0]] += 1
 
 
@@ -233,7 +233,7 @@ async def test_a_seats_message_is_as_long_whatever_its_secrets(tmp_path, players
         while not room.table.over:
             g = room.table.state
             if g.state_id % 3 == 0:  # every third moment, in each language by turns
-                check_other_secrets(room, Shared(room, ("en", "es")[g.state_id % 2]), seen)
+                check_other_secrets(room, Parts(room, ("en", "es")[g.state_id % 2]), seen)
             await move(room, rng, bot)
     finally:
         await close(room)
