@@ -31,6 +31,10 @@ def serving_options(parser: argparse.ArgumentParser, suppress: bool = False) -> 
                         help="where games are kept (default: ./data)")
     parser.add_argument("--kiosk", action="store_true", default=default(False),
                         help="full-screen appliance mode: no key quits")
+    parser.add_argument("--headless", action="store_true", default=default(False),
+                        help="no kiosk on this screen: the buttons, their LEDs and the phones' "
+                             "web server only (a TV can show the /board page); a demo ends "
+                             "when its game is over")
     parser.add_argument("--buttons", default=default(None), metavar="FILE",
                         help="the seat-button box's settings (default: "
                              "/etc/darkmoon-companion/buttons.toml; without it the keyboard "
@@ -43,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     # The kiosk's start is all imports and building the first frame, seconds of CPU on a
     # Pi, and leaves almost no garbage: the cyclic collector, walking an ever larger heap
     # of modules, stays off until the first frame is on the screen (KioskApp.on_ready
-    # collects once and turns it back on). Every other command collects as usual.
+    # collects once and turns it back on; headless, once the phones are served). Every
+    # other command collects as usual.
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -129,7 +134,8 @@ DEMO_NAMES = ("Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus")
 
 
 def kiosk_command(args, demo: bool) -> int:
-    """The product: the kiosk on this screen, the web server for the phones, one Room."""
+    """The product: one Room and its table host (the buttons, their LEDs, the web server
+    for the phones), with the kiosk on this screen unless --headless."""
     os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")  # no idle redraws on the Pi
     log_to_journal(args.data_dir)
     problem = port_problem(args.listen, args.port)
@@ -161,17 +167,70 @@ def kiosk_command(args, demo: bool) -> int:
     if demo:
         asyncio.run(demo_game(room, args.players, args.expansion))
     from hardware.source import open_source
-    from screens.app import KioskApp
+
+    from .core.host import TableHost
     buttons, fallback = open_source(args.buttons)
-    app = KioskApp(room, port=args.port, listen_host=args.listen,
-                   base_url=base_url(args.port, args.address), kiosk=args.kiosk,
-                   buttons=buttons, buttons_fallback=fallback, salvage=salvage)
-    app.address_source, app.hotspot = hotspot.for_kiosk(args)
+    host = TableHost(room, buttons=buttons, port=args.port, listen_host=args.listen)
+    address_source, spot = hotspot.for_kiosk(args)
+    if args.headless:
+        try:
+            return asyncio.run(run_headless(host, base_url(args.port, args.address), spot,
+                                            fallback, until_over=demo))
+        finally:
+            store.close()
+    from screens.app import KioskApp
+    app = KioskApp(host, base_url=base_url(args.port, args.address), kiosk=args.kiosk,
+                   buttons_fallback=fallback, salvage=salvage)
+    app.address_source, app.hotspot = address_source, spot
     try:
         app.run()
     finally:
         store.close()
     return app.return_code or 0
+
+
+async def run_headless(host, url: str, spot, fallback, *, until_over: bool) -> int:
+    """The table with no kiosk: the host serves at once, and runs until SIGTERM or Ctrl-C
+    (systemd, a shell), or, for a demo (`until_over`), until its game is over. Whoever sets
+    up the game reads the host's code here (the journal, under systemd) and the room on
+    the /board page."""
+    import asyncio
+    import logging
+    import signal
+
+    from .core.host import collect_rarely
+    from .core.table import PUBLIC
+    from .lang import text
+    log = logging.getLogger("darkmoon-companion")
+    room, loop, stop = host.room, asyncio.get_running_loop(), asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    if fallback is not None:  # no box and no kiosk's keys: the phones are the buttons
+        log.warning("seat buttons: none (%s): %s", fallback.reason, fallback.detail)
+    try:
+        await host.start()
+        collect_rarely()  # the table is up: the collector's policy from here on
+        if spot is not None:  # NetworkManager takes seconds: off the loop, never waited for
+            import threading
+            threading.Thread(target=spot.bring_up, name="hotspot", daemon=True).start()
+        log.info("headless: serving the phones at %s", url)
+        if room.host_phone is None:
+            print(f"{text(room.lang, 'kiosk.start.scan_to_host')}: {url}/h/{room.host_token}",
+                  flush=True)
+        if until_over:
+            def heard(_audience, _payload) -> None:
+                if room.phase == "over":
+                    stop.set()
+            for audience in (PUBLIC, "room"):
+                room.listen(audience, heard)
+            heard(None, None)
+        await stop.wait()
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+        await host.stop()
+        await room.close()
+    return 0
 
 
 DEMO_EXPANSION = ["shadow_corporation", "threats_module", "company_man_module"]

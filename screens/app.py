@@ -1,13 +1,14 @@
 """The kiosk: the public board on the Pi's screen, and the keyboard as seat buttons.
 
-It holds no rules. It listens to the room, draws room.kiosk_view() and turns seat keys into
-room.press(seat, colour). Redraws go through Pane.show, which repaints a pane only when its
-text changed, so a button press costs a few cells, not a new screen.
+It holds no rules and owns no hardware. It listens to the room, draws room.kiosk_view() and
+turns seat keys into host.press(seat, colour): the table host (companion/core/host.py) owns
+the buttons, their LEDs and the phones' web server, and runs them on the kiosk's loop while
+the kiosk is up. Redraws go through Pane.show, which repaints a pane only when its text
+changed, so a button press costs a few cells, not a new screen.
 """
 from __future__ import annotations
 
 import asyncio
-import gc
 import importlib
 import logging
 import time
@@ -20,18 +21,17 @@ from textual.widget import MountError
 from textual.widgets import ContentSwitcher
 
 from companion.appliance import net
+from companion.core.host import collect_rarely
 from companion.core.refusals import StorageFailed
 from companion.core.table import PUBLIC
 from hardware import keyboard
 from hardware.pad import Notice, Press
-from hardware.source import KeyboardSource
 
 from .buttons import ButtonState, ButtonTestScreen
 from .network import NetworkWatch
 from .stopping import Stopping
 from .pane import Pane
-from . import callbacks  # noqa: F401  (a partial's parameters are counted once)
-from . import repaint  # noqa: F401  (a repaint draws only the widgets under a change)
+from . import textual_seam
 
 log = logging.getLogger(__name__)
 # Each phase's view by module and class, imported as it is first made: a start draws one of
@@ -59,35 +59,39 @@ class KioskApp(NetworkWatch, Stopping, App):
         Binding("escape", "dismiss_notice", show=False),
     ]
 
-    def __init__(self, room, *, port: int = 8080, listen_host: str = "0.0.0.0",
-                 base_url: str | None = None, kiosk: bool = False, serve: bool = True,
-                 buttons=None, buttons_fallback=None, salvage=None):
+    def __init__(self, host, *, base_url: str | None = None, kiosk: bool = False,
+                 buttons_fallback=None, salvage=None):
+        textual_seam.install()  # Textual's private parts, only on the tested Textual
         # 16 colours: the Linux console shows nothing else. Chosen here, before the first
         # stylesheet is built, as App._watch_theme would: setting App.theme once mounted
         # re-styles every widget, a quarter of the CPU spent before the first frame.
         super().__init__(ansi_color=True)  # ANSI colours as they are, never as truecolour
         self.set_reactive(App.theme, "ansi-dark")
         self.set_class(True, "-theme-ansi-dark", update=False)
-        self.room = room
-        self.port = port
-        self.listen_host = listen_host
-        self.base_url = base_url or net.base_url(port)
+        self.host = host  # companion.core.host.TableHost: started once mounted, stopped after
+        self.base_url = base_url or net.base_url(host.port)
         self.kiosk = kiosk
-        self.serve = serve
-        self.buttons = buttons or KeyboardSource()  # a hardware.source.Source
         self.salvage = salvage  # companion.appliance.salvage.Salvage: the store was set aside
-        self.button_state = ButtonState(self.buttons, buttons_fallback)
-        self._lit: frozenset[int] | None = None  # what the LEDs show now
+        self.button_state = ButtonState(host.buttons, buttons_fallback)
         self.show_join = False  # the join codes during play, for a re-bound seat
         self.show_host = False  # a new host code (F5), shown until a phone opens it
-        self.presses: set[asyncio.Task] = set()
-        self._runner = None
-        self.serving = asyncio.Event()  # set once the phones' web server answers
+        # Set once the kiosk is up: its first frame drawn, every phase's view made and the
+        # phones served (when the host serves).
+        self.serving = asyncio.Event()
         self._unlisten: list = []
         self._pending = False
-        self._quiet: asyncio.TimerHandle | None = None  # the full collection when quiet
         self._making: set[str] = set()  # the phases' views being mounted
         self._help = None  # the help screen (F1) last opened
+
+    @property
+    def room(self):
+        """The host's room: what the kiosk draws."""
+        return self.host.room
+
+    @property
+    def port(self) -> int:
+        """The phones' web port, for the join codes."""
+        return self.host.port
 
     def compose(self) -> ComposeResult:
         if self.salvage is not None:
@@ -134,53 +138,31 @@ class KioskApp(NetworkWatch, Stopping, App):
 
     async def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
-        self.room.attach(loop)
-        self.watch_stopping(loop)  # systemd's SIGTERM, a terminal gone (screens/stopping.py)
+        # The buttons and the LEDs now; the phones once the first frame is up (on_ready).
+        await self.host.start(web=False)
+        self.heed_stopping(loop)  # systemd's SIGTERM, a terminal gone (screens/stopping.py)
         self._unlisten = [self.room.listen("presses", self._press_refused),
                           self.room.listen("room", self._heard),
-                          self.room.listen(PUBLIC, self._heard)]
-        # A box reports from its own thread (lgpio's, the serial reader's), or from ours
-        # (gpiozero's mock pins): either way the press is handled on the loop.
-        self.buttons.start(lambda press: loop.call_soon_threadsafe(self._box_press, press),
-                           lambda notice: loop.call_soon_threadsafe(self._box_notice, notice))
-        self.show_leds()
+                          self.room.listen(PUBLIC, self._heard),
+                          self.host.on_notice(self._box_notice)]
         self.sync()
-        self.watch_network()  # the join codes follow the Pi's address (issue 4)
+        self.follow_network()  # the join codes follow the Pi's address
 
     async def on_ready(self) -> None:
         """The first frame is on the screen: now serve the phones. Importing aiohttp and
         building the server is a quarter of the CPU of a start (a second on a Pi), and the
         join screen need not wait for it: the port was checked free before the kiosk started,
         and nobody scans a code in the second after it appears."""
-        if self.serve and self._runner is None:
-            from companion.web.server import start_server
-            self._runner = await start_server(self.room, self.listen_host, self.port)
+        await self.host.start_web()
         await self.make_phases()
-        # A full garbage collection walks every object of Textual, aiohttp and the game:
-        # measured as 60-90 ms pauses, the kiosk's slowest repaints. What exists once the
-        # kiosk is up and serving lives as long as it does: out of the collector's sight.
-        # The composition root (companion.cli) holds the collector off until here: the
-        # start allocates little garbage, and collections walking the ever larger heap of
-        # Textual's modules were a twentieth of the CPU before the first frame.
-        gc.collect()
-        gc.freeze()
-        # A full collection still walks every object made since (a game's states, rows,
-        # caches): measured as 9-40 ms, 50-200 ms on a Pi-class CPU, and it came in the
-        # middle of a press. The youngest generations are collected as ever; the whole heap
-        # once the table has been quiet for a moment (`_quiet`), and by itself only rarely.
-        gc.set_threshold(*gc.get_threshold()[:2], self.FULL_COLLECTION_RARELY)
-        gc.enable()
+        collect_rarely()  # the collector's policy once the table is up (companion/core/host.py)
         self.serving.set()
 
     async def on_unmount(self) -> None:
         for unlisten in self._unlisten:
             unlisten()
-        if self._quiet is not None:
-            self._quiet.cancel()
-        self.buttons.close()
         self.stop_watching()
-        if self._runner is not None:
-            await self._runner.cleanup()
+        await self.host.stop()
 
     # --- drawing ---
 
@@ -189,24 +171,10 @@ class KioskApp(NetworkWatch, Stopping, App):
         A burst of changes is drawn once."""
         if payload is None and not self._pending:
             self._pending = True
-            self.room.phones_first.then(self._sync_later)  # a phone's command: phones first
-        self.show_leds()
-        self._quiet_later()
+            self.host.pacing.then(self._sync_later)  # a phone's command: phones first
 
     def _sync_later(self) -> None:
         self.call_later(self.sync)
-
-    QUIET_SECONDS = 3.0  # no change for this long: a full collection costs no one a wait
-    FULL_COLLECTION_RARELY = 1000  # else one every 1000 middle ones (the default is 10)
-
-    def _quiet_later(self) -> None:
-        if self._quiet is not None:
-            self._quiet.cancel()
-        self._quiet = asyncio.get_running_loop().call_later(self.QUIET_SECONDS, self._collect)
-
-    def _collect(self) -> None:
-        self._quiet = None
-        gc.collect()
 
     PRESS_NOTE_SECONDS = 5.0  # how long the bottom line says why a press meant nothing
 
@@ -216,16 +184,6 @@ class KioskApp(NetworkWatch, Stopping, App):
         self.button_state.press_refused(refusal, time.monotonic() + self.PRESS_NOTE_SECONDS)
         self.sync()
         self.set_timer(self.PRESS_NOTE_SECONDS, self.sync)
-
-    def show_leds(self) -> None:
-        """Light the seats the game waits for at a button decision; done here, not in the
-        coalesced redraw, so a LED goes out as soon as its seat has answered."""
-        if isinstance(self.screen, ButtonTestScreen):
-            return  # the self-test lights the seat that was pressed
-        lit = self.room.lit_seats()
-        if lit != self._lit:
-            self._lit = lit
-            self.buttons.show_leds(lit)
 
     def sync(self) -> None:
         self._pending = False
@@ -265,38 +223,18 @@ class KioskApp(NetworkWatch, Stopping, App):
         if isinstance(event, events.Key) and not event.is_forwarded and event.character:
             button = keyboard.button_for(event.character)
             if button is not None:
-                self._box_press(Press(button[0], button[1], time.monotonic()))
+                self.host.press(button[0], button[1])  # one more button source
                 return
         await super().on_event(event)
 
-    def _box_press(self, press: Press) -> None:
-        """Any seat button, from any box or the keyboard, on the loop."""
-        if isinstance(self.screen, ButtonTestScreen):
-            self.screen.pressed(press)  # testing the buttons never plays
-            return
-        task = asyncio.get_running_loop().create_task(self._press(press.seat, press.colour))
-        self.presses.add(task)
-        task.add_done_callback(self.presses.discard)
-
     def _box_notice(self, notice: Notice) -> None:
-        (log.warning if notice.kind in ("stuck", "disconnected", "refused") else log.info)(
-            "buttons: %s %s", notice.kind, notice.detail)
+        """The box's news (logged by the host): said on the bottom line."""
         self.button_state.heard(notice)
-        if notice.kind == "connected":
-            self._lit = None  # a replugged box has dark LEDs: tell it again
-            self.show_leds()
         self.sync()
-
-    async def _press(self, seat: int, colour: str) -> None:
-        try:
-            await self.room.press(seat, colour)
-        except Exception:  # a button must never take the kiosk down
-            log.exception("button %s %s", seat, colour)
 
     async def settle(self) -> None:
         """Wait for the presses in flight (tests and the benchmark)."""
-        while self.presses:
-            await asyncio.gather(*list(self.presses))
+        await self.host.settle()
 
     def action_help(self) -> None:
         if self.screen is self._help:
@@ -310,14 +248,17 @@ class KioskApp(NetworkWatch, Stopping, App):
     def action_button_test(self) -> None:
         if isinstance(self.screen, ButtonTestScreen):
             self.pop_screen()
-        else:
-            self.push_screen(ButtonTestScreen(self.seat_names(self.room.room_view()),
-                                              self.room.lang, self.button_state,
-                                              on_close=self._after_test))
+            return
+        test = ButtonTestScreen(self.seat_names(self.room.room_view()), self.room.lang,
+                                self.button_state, on_close=self._after_test)
+        # While it is up every press is shown there and never played, and the LEDs are its.
+        self.host.testing = lambda seat, colour: test.pressed(
+            Press(seat, colour, time.monotonic()))
+        self.push_screen(test)
 
     def _after_test(self) -> None:
-        self._lit = None  # the test lit the pressed seats: show the game's again
-        self.call_later(self.show_leds)
+        self.host.testing = None
+        self.call_later(self.host.relight)  # the test lit the pressed seats: the game's again
 
     async def action_toggle_lang(self) -> None:
         await self._room_change(self.room.set_lang("es" if self.room.lang == "en" else "en"))

@@ -1,4 +1,4 @@
-"""The kiosk's join codes follow the Pi's address (issue 4): a Pi's Wi-Fi often comes up
+"""The kiosk's join codes follow the Pi's address: a Pi's Wi-Fi often comes up
 after the kiosk, and a Pi that is its own access point brings its hotspot up as it starts.
 Part of the kiosk app (screens/app.py), which draws the codes with `sync`."""
 from __future__ import annotations
@@ -12,7 +12,8 @@ log = logging.getLogger(__name__)
 
 
 class NetworkWatch:
-    """Mixed into the kiosk app: reads its `port` and `base_url`, and redraws with `sync`.
+    """Mixed into the kiosk app: reads its `port` and `base_url`, and redraws with `sync`;
+    `follow_network()` once mounted (not `watch_*`: Textual's name for reactives' watchers).
 
     Set by the composition root (companion.appliance.hotspot.for_kiosk) after construction:
     address_source() gives the address for the codes and is asked every ADDRESS_EVERY s;
@@ -25,7 +26,7 @@ class NetworkWatch:
     offline = False  # the watched address is loopback: no phone could use a code
     ADDRESS_EVERY = 5.0  # seconds; a check costs a routing look-up (~15 us)
 
-    def watch_network(self) -> None:
+    def follow_network(self) -> None:
         if self.hotspot is not None:  # NetworkManager takes seconds: off the loop, and
             threading.Thread(target=self._bring_up_hotspot, name="hotspot",  # never waited
                              daemon=True).start()                         # for at exit

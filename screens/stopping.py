@@ -13,18 +13,21 @@ log = logging.getLogger(__name__)
 
 
 class Stopping:
-    """Mixed into the kiosk app: `watch_stopping(loop)` once mounted, `stop_watching()` when
-    unmounted. Reads Textual's is_headless and calls its exit."""
+    """Mixed into the kiosk app: `heed_stopping(loop)` once mounted, `stop_watching()` when
+    unmounted. Reads Textual's is_headless and calls its exit. (Not `watch_*`: Textual
+    calls methods named so as watchers of reactive attributes.)"""
 
     STOP_GRACE = 5.0  # seconds a SIGTERM'd kiosk has to exit cleanly (systemd allows 15)
     TERMINAL_EVERY = 2.0  # seconds; a check is one poll() of the input
     _sigterm = False  # our handler is installed (only the main thread can install one)
     _sigterm_before = None
 
-    def watch_stopping(self, loop) -> None:
+    _stopping_loop = None  # the kiosk's loop, for a SIGTERM heard on the main thread
+
+    def heed_stopping(self, loop) -> None:
         try:  # Textual ignores SIGTERM; systemd stops the kiosk with it. A plain handler,
             # not the loop's: it runs even while the loop is stuck on a terminal nobody reads.
-            self._loop = loop
+            self._stopping_loop = loop  # never App._loop: Textual keeps its own there
             self._sigterm_before = signal.signal(signal.SIGTERM, self._terminated)
             self._sigterm = True
         except (NotImplementedError, RuntimeError, ValueError):
@@ -47,7 +50,7 @@ class Stopping:
             watchdog = threading.Timer(self.STOP_GRACE, os._exit, (0,))
             watchdog.daemon = True
             watchdog.start()
-        self._loop.call_soon_threadsafe(self.exit)
+        self._stopping_loop.call_soon_threadsafe(self.exit)
 
     def check_terminal(self) -> None:
         """Exit once the terminal is gone (a terminal emulator or test harness that closed

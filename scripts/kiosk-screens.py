@@ -26,6 +26,8 @@ sys.path.insert(0, str(ROOT))
 from companion.core.room import Room  # noqa: E402
 from companion.tools.simulate import choice_for  # noqa: E402
 from companion.core.store import EventStore  # noqa: E402
+from companion.core.host import TableHost  # noqa: E402
+from hardware.source import KeyboardSource  # noqa: E402
 from screens.app import KioskApp  # noqa: E402
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
@@ -80,7 +82,7 @@ async def room_at(folder: Path, what: str, lang: str) -> Room:
 async def shoot(what: str, size: tuple[int, int], out: Path, lang: str) -> Path:
     with tempfile.TemporaryDirectory() as folder:
         room = await room_at(Path(folder), what, lang)
-        app = KioskApp(room, serve=False, base_url=BASE)
+        app = KioskApp(TableHost(room, buttons=KeyboardSource(), serve=False), base_url=BASE)
         name = f"kiosk-{what}-{size[0]}x{size[1]}.svg"
         async with app.run_test(size=size) as pilot:
             await app.settle()

@@ -147,6 +147,9 @@ def test_options_before_demo_are_kept():
     assert (args.port, args.data_dir, args.players) == (9000, "/tmp/d", 4)
     args = parse(["demo", "--port", "9001"])
     assert args.port == 9001 and args.data_dir == "data" and args.buttons is None
+    # --headless (no kiosk on this screen) is kept on either side of `demo`
+    assert parse(["--headless", "demo"]).headless and parse(["demo", "--headless"]).headless
+    assert not parse(["demo"]).headless and parse(["--headless"]).headless
 
 
 async def test_the_product_draws_its_start_screen_then_serves_the_phones(tmp_path):

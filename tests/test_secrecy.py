@@ -13,12 +13,14 @@ import socket
 import aiohttp
 
 from companion.chance.fair import pledge
+from companion.core.host import TableHost
 from companion.lang import LANGS, text
 from companion.lang.facts import extra_values, fact_key
 from companion.lang.words import Words
 from companion.core.room import Room
 from companion.tools.simulate import choice_for
 from companion.core.store import EventStore
+from hardware.source import KeyboardSource
 from leaks import Secrets, check_fair_secrets, check_public_view, fair_secrets, public_cards
 from screens.app import KioskApp
 from screens.capture import screen_text
@@ -97,7 +99,8 @@ async def play_and_record(tmp_path, players, seed, variants, lang):
         await room.reveal(seat["token"], f"phone-{i}", commit, values[i])
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    app = KioskApp(room, port=port, listen_host="127.0.0.1", base_url=base, serve=True)
+    app = KioskApp(TableHost(room, buttons=KeyboardSource(), port=port,
+                             listen_host="127.0.0.1"), base_url=base)
     secrets = Secrets(players)
     secrets.add(room.table.facts)
     states = {room.table.state_id: room.table.state.clone()}

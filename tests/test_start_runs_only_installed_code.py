@@ -126,7 +126,7 @@ def test_a_kiosk_start_leaves_the_standard_library_as_it_is(tmp_path, monkeypatc
     seen = {}
 
     def run(app, *args, **kwargs):
-        app.serve = False  # the phones' server has its own tests: no port to find free
+        app.host.serve = False  # the phones' server has its own tests: no port to find free
         async def start():
             seen["starting"] = stdlib_as_python_made_it()
             async with app.run_test(size=(120, 36)):

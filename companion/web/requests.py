@@ -13,6 +13,7 @@ from aiohttp import web
 
 from ..darkmoon import RulesError
 from ..lang import LANGS
+from ..core.pacing import PhonesFirst
 from ..core.room import BadRequest, Room, RoomError
 from . import guard
 from .payloads import Payloads
@@ -23,6 +24,7 @@ COOKIE = "dm_phone"
 MAX_BODY = 16 * 1024  # a command is a few dozen bytes; anything big is not ours
 ROOM_KEY = web.AppKey("room", Room)
 PAYLOADS_KEY = web.AppKey("payloads", Payloads)
+PACING_KEY = web.AppKey("pacing", PhonesFirst)  # the host's: streams report their writes
 PHONE = web.RequestKey("phone", str)  # this request's phone (its cookie), or None
 # Refusals aiohttp itself raises (no route, wrong method, body too big), with stable codes.
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}

@@ -1,7 +1,7 @@
 """The phones' web server: seat pages, the host's pages and the public board page, with a JSON
 API and Server-Sent Events (the host's routes are in hosting.py, what every handler shares in
-requests.py). It runs inside the kiosk's asyncio loop (AppRunner + TCPSite,
-never web.run_app) and only talks to the Room.
+requests.py). The table host (companion/core/host.py) runs it inside its asyncio loop
+(AppRunner + TCPSite, never web.run_app); it only talks to the Room.
 
 Phones are told apart by a random cookie (`dm_phone`); a seat or the host role belongs to the
 first phone that claims it. Each stream sends a whole view every time, so a phone that slept
@@ -17,14 +17,15 @@ from ..darkmoon.data import (CHARACTERS, EVENTS, FACES, FATIGUE_TOKENS, FINAL_EV
                              COMPANY_MAN_MODULE, OUTPOST_TOKENS, SHADOW_CORPORATION,
                              THREATS_MODULE, VARIANTS)
 from ..core.joining import table_seats
+from ..core.pacing import PhonesFirst
 from ..lang import LANGS, catalogue
 from ..core.room import PUBLIC, BadRequest, Room
 from . import guard
 from .files import Files
 from .hosting import add_host_routes
 from .payloads import Payloads, board_payload
-from .requests import (MAX_BODY, PAYLOADS_KEY, PHONE, ROOM_KEY, STATIC, body_of, lang_of,
-                       new_phone, refusals, saved)
+from .requests import (MAX_BODY, PACING_KEY, PAYLOADS_KEY, PHONE, ROOM_KEY, STATIC, body_of,
+                       lang_of, new_phone, refusals, saved)
 from .saving import SAVING_KEY, Saving
 from .streams import STREAMS_KEY, Streams, close_streams, stream
 
@@ -187,13 +188,17 @@ async def board_events(request: web.Request) -> web.StreamResponse:
                             lambda: payloads.board(lang_of(request, room)))
 
 
-def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
+def make_app(room: Room, limits: guard.Limits | None = None,
+             pacing: PhonesFirst | None = None) -> web.Application:
+    """`pacing`: the table host's, which a kiosk asks when to redraw; without a host (the
+    web tests) the streams report to one nobody asks."""
     app = web.Application(middlewares=[refusals, guard.check_origin], client_max_size=MAX_BODY)
     guard.install(app, limits or guard.Limits())
     app[SAVING_KEY] = Saving(app[guard.GUARD_KEY].limits.write_seconds)
     files = Files(STATIC)
     app[ROOM_KEY] = room
     app[PAYLOADS_KEY] = Payloads(room)
+    app[PACING_KEY] = pacing if pacing is not None else PhonesFirst(room)
     app[STREAMS_KEY] = Streams()
     app.on_shutdown.append(close_streams)
     app.router.add_get("/", files.page("index.html"))
@@ -223,13 +228,14 @@ def make_app(room: Room, limits: guard.Limits | None = None) -> web.Application:
 
 
 async def start_server(room: Room, host: str = "0.0.0.0", port: int = 8080,
-                       limits: guard.Limits | None = None) -> web.AppRunner:
+                       limits: guard.Limits | None = None, *,
+                       pacing: PhonesFirst | None = None) -> web.AppRunner:
     """Serve inside the running loop. shutdown_timeout=1: open event streams would otherwise
     hold a shutdown for minutes. The site caps connections per address (guard.GuardedSite).
     The process may open as many files as it is allowed to (started from a shell its soft
     limit is often 1,024), and the caps are cut to fit that many."""
     limits = guard.within_files(limits or guard.Limits(), guard.raise_file_limit())
-    app = make_app(room, limits)
+    app = make_app(room, limits, pacing)
     runner = web.AppRunner(app, shutdown_timeout=1, access_log=None,
                            **guard.runner_settings(limits))
     await runner.setup()

@@ -10,6 +10,7 @@ from typing import Callable
 from aiohttp import web
 
 from ..core.room import Room, RoomError
+from .requests import PACING_KEY
 
 PING_SECONDS = 15     # a comment line now and then finds dead connections
 RETRY_MS = 2000       # how soon a browser's EventSource reconnects after a drop
@@ -71,6 +72,7 @@ async def stream(request: web.Request, room: Room, audiences: tuple,
     changed = True  # the first message is a whole payload
     counted, owed = False, 0  # this change counted; the writes the kiosk waits for
     streams = request.app[STREAMS_KEY]
+    pacing = request.app[PACING_KEY]  # a kiosk redraws a phone's command after these writes
 
     def heard(_audience, payload: dict | None) -> None:
         nonlocal changed, counted, owed
@@ -79,7 +81,7 @@ async def stream(request: web.Request, room: Room, audiences: tuple,
         if not counted:  # the kiosk's redraw of this change waits for its write
             counted = True
             owed += 1
-            room.phones_first.woken()
+            pacing.woken()
         changed = True
         wake.set()
 
@@ -118,13 +120,13 @@ async def stream(request: web.Request, room: Room, audiences: tuple,
                 await asyncio.sleep(0)
             if sending:  # just before the write: its bytes go out in this very turn
                 owed -= 1
-                room.phones_first.sent()
+                pacing.sent()
             await response.write(b"".join(chunks))
     except ConnectionResetError:
         pass  # the phone went away; it reconnects and gets a whole payload again
     finally:
         for _ in range(owed):
-            room.phones_first.sent()
+            pacing.sent()
         streams.wakes.discard(wake)
         for stop in stops:
             stop()

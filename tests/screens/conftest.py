@@ -1,9 +1,12 @@
-"""Kiosk tests: a real Room on a real EventStore in tmp_path, the kiosk driven by Textual's
-Pilot at the Pi screen's size. serve=False: the web server has its own tests."""
+"""Kiosk tests: a real Room on a real EventStore in tmp_path, its table host with the given
+buttons (the keyboard by default), the kiosk driven by Textual's Pilot at the Pi screen's
+size. serve=False: the web server has its own tests."""
 from __future__ import annotations
 
 import pytest
 
+from companion.core.host import TableHost
+from hardware.source import KeyboardSource
 from screens.app import KioskApp
 from screens.capture import screen_text
 
@@ -11,8 +14,13 @@ BASE = "http://192.168.100.123:8080"
 SIZE = (120, 36)
 
 
-def kiosk(room, **kwargs) -> KioskApp:
-    return KioskApp(room, serve=False, base_url=BASE, **kwargs)
+def table_host(room, buttons=None) -> TableHost:
+    """The room's host as the command makes it, serving no phones."""
+    return TableHost(room, buttons=buttons or KeyboardSource(), serve=False)
+
+
+def kiosk(room, buttons=None, **kwargs) -> KioskApp:
+    return KioskApp(table_host(room, buttons), base_url=BASE, **kwargs)
 
 
 async def settle(app, pilot) -> str:

@@ -21,7 +21,7 @@ from screens.capture import screen_text
 from screens.join import TableCode, WifiCode
 from screens.qr import QrCode
 
-from .conftest import SIZE, settle
+from .conftest import SIZE, settle, table_host
 from table_play import NAMES
 from .test_qr_scan import code_image
 
@@ -47,7 +47,7 @@ def room(tmp_path):
 
 
 def watched_kiosk(room, source) -> KioskApp:
-    app = KioskApp(room, serve=False)
+    app = KioskApp(table_host(room))
     app.address_source = source
     app.ADDRESS_EVERY = 0.05  # the Pi looks every 5 s; a test need not wait that long
     return app

@@ -8,7 +8,7 @@ from pathlib import Path
 import screens.app
 from screens.app import KioskApp
 
-from .conftest import BASE, SIZE, kiosk, settle
+from .conftest import BASE, SIZE, kiosk, settle, table_host
 from table_play import seated_room
 
 
@@ -47,7 +47,7 @@ async def test_once_up_the_kiosk_has_every_phase_and_f5_shows_a_new_host_code(tm
 
 async def test_a_game_started_before_the_board_is_made_is_drawn_once_it_is(tmp_path):
     room = await seated_room(tmp_path, players=3, start=False)
-    app = KioskBeforeItsPhasesAreMade(room, serve=False, base_url=BASE)
+    app = KioskBeforeItsPhasesAreMade(table_host(room), base_url=BASE)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert {child.id for child in app.query_one("#phases").children} == {"join"}
