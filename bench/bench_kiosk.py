@@ -28,7 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from budget import parse  # noqa: E402
 from textual import events  # noqa: E402
 
+from companion.core.host import TableHost  # noqa: E402
+from hardware.source import KeyboardSource  # noqa: E402
 from screens.app import KioskApp  # noqa: E402
+from screens.capture import record_frames  # noqa: E402
 from screens.pane import Pane  # noqa: E402
 from screens.words import say  # noqa: E402
 from tests.screens.conftest import region_text  # noqa: E402
@@ -60,28 +63,27 @@ async def measure(samples: int) -> dict[str, list[float]]:
     samples, so that both ways of seeing a press are exercised."""
     with tempfile.TemporaryDirectory() as tmp:
         room = await seated_room(Path(tmp), seed=3)
-        app = KioskApp(room, serve=False, base_url="http://192.168.100.123:8080")
+        app = KioskApp(TableHost(room, buttons=KeyboardSource(), serve=False),
+                       base_url="http://192.168.100.123:8080")
         latencies: dict[str, list[float]] = {"participation": [], "vote": []}
         async with app.run_test(size=(120, 36)) as pilot:
             await app.serving.wait()  # up, every screen made: the table starts playing
             done: dict = {}
-            display = app._display
 
             drawn = [0.0]  # when the kiosk last sent the terminal anything
             shown = asyncio.Event()  # the repaint showing the press was sent
 
-            def displayed(screen, renderable):
-                display(screen, renderable)
+            def sent(update):
                 drawn[0] = time.perf_counter()
-                if renderable is None or "check" not in done or "at" in done:
+                if update is None or "check" not in done or "at" in done:
                     return
-                renderable.render_segments(app.console)  # what a terminal would be sent
+                update.render_segments(app.console)  # what a terminal would be sent
                 shown_at = time.perf_counter()
                 if done["check"](held(app)):
                     done["at"] = shown_at
                     shown.set()
 
-            app._display = displayed
+            record_frames(app, on_update=sent)
             seed = 0
             while sum(map(len, latencies.values())) < samples \
                     or not all(latencies.values()):

@@ -68,8 +68,8 @@ from companion.core.room import Room, PUBLIC
 from companion.core.store import EventStore
 from companion.web.server import start_server
 
-async def serve(room, redraws=None):
-    runner = await start_server(room, "127.0.0.1", 0)
+async def serve(room, pacing=None):
+    runner = await start_server(room, "127.0.0.1", 0, pacing=pacing)
     print(json.dumps({"port": runner.addresses[0][1], "host": room.host_token,
                       "seats": room.kiosk_view()["seat_tokens"]}), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
@@ -82,8 +82,12 @@ async def main():
     if sys.argv[4:] != ["kiosk"]:
         await serve(room)
     else:
+        from companion.core.host import TableHost
+        from hardware.source import KeyboardSource
         from screens.app import KioskApp
-        app = KioskApp(room, serve=False, base_url="http://192.168.100.123:8080")
+        from screens.capture import record_frames
+        app = KioskApp(TableHost(room, buttons=KeyboardSource(), serve=False),
+                       base_url="http://192.168.100.123:8080")
         # each change timed from its command's arrival (the phones send one at a time)
         began, changed, latencies = [], [], []
         submit = room.seat_submit
@@ -96,16 +100,14 @@ async def main():
                 changed.append(began.pop())
         room.listen(PUBLIC, heard)
         async with app.run_test(size=(120, 36)):
-            display = app._display
-            def displayed(screen, update):
-                display(screen, update)
+            def sent(update):
                 if update is not None and changed:
                     update.render_segments(app.console)  # the bytes a terminal is sent
                     now = time.perf_counter()
                     latencies.extend(now - t for t in changed)
                     changed.clear()
-            app._display = displayed
-            await serve(room)
+            record_frames(app, on_update=sent)
+            await serve(room, app.host.pacing)  # the kiosk redraws after the phones
         ms = sorted(s * 1000 for s in latencies)
         print(json.dumps({"kiosk_ms": ms}), flush=True)
     await room.close()

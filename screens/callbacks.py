@@ -6,7 +6,11 @@ one: for the kiosk's redraw, its log and the screen's own after-repaint callback
 0.25 ms of this machine's CPU per command, nearer 2 ms of a press on a Pi-class one. Here a
 partial of a method or function is counted as Textual counts that method or function given
 to it bare: once, the count kept on the function. Anything else is left to Textual. The counts are
-Textual's own: tests/screens/test_callbacks.py compares them for every kind of callback.
+Textual's own: tests/screens/test_callbacks.py compares them for every kind of callback, and
+counts the calls Textual makes to this one during a real redraw of the kiosk.
+
+Importing this changes nothing: screens/textual_seam.py puts count_parameters where Textual's
+invoke() looks it up, on the Textual version it was written for.
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from types import FunctionType, MethodType
 
 from textual import _callback
 
-_textual_count = _callback.count_parameters
+_textual_count = _callback.count_parameters  # Textual's own: imported before the seam installs
 
 
 def count_parameters(func) -> int:
@@ -23,6 +27,3 @@ def count_parameters(func) -> int:
         # counted as Textual counts the method or function itself, which it keeps
         return _textual_count(func.func) - len(func.args) - len(func.keywords)
     return _textual_count(func)
-
-
-_callback.count_parameters = count_parameters  # what Textual's invoke() looks up at each call

@@ -11,9 +11,10 @@ Why that sends the same cells: a cell is sent only if a changed region covers it
 paints front to back and the first widget to cover a cell wins it, so the widget that shows
 there overlaps the change and is drawn; a widget skipped because one in front covers all it
 would show of the change loses every such cell anyway. This leans on Textual's compositor
-internals (the version pinned in pyproject.toml): tests/screens/test_repaint.py compares the
-terminal after every command of a whole game with a full repaint, and fails on an upgrade
-that changes them."""
+internals, so importing it changes nothing: screens/textual_seam.py installs
+render_partial_update on the Textual version it was written for (pinned in pyproject.toml).
+tests/screens/test_repaint.py compares the terminal after every command of a whole game with a
+full repaint, and fails on an upgrade that changes them."""
 from __future__ import annotations
 
 from textual._compositor import ChopsUpdate, Compositor
@@ -57,6 +58,3 @@ def render_partial_update(self: Compositor) -> ChopsUpdate | None:
     finally:
         self._visible_widgets = everything
     return ChopsUpdate(chops, spans, [cut_set[1:] for cut_set in self.cuts])
-
-
-Compositor.render_partial_update = render_partial_update  # for every screen the kiosk shows

@@ -1,10 +1,12 @@
-"""Issue 12, a press as fast on a Pi as on a laptop: a seat's press sends the terminal the
+"""A press as fast on a Pi as on a laptop: a seat's press sends the terminal the
 rows that changed, not whole panes, and the log lays out only the sentences its pane shows.
 Real games on a real store, the kiosk drawn by Pilot at the Pi's 120x36."""
 from __future__ import annotations
 
-from .conftest import SIZE, kiosk, region_text, settle
+from screens.capture import record_frames
 from table_play import advance, seated_room
+
+from .conftest import SIZE, kiosk, region_text, settle
 
 BLACK_KEYS = "1234567"
 
@@ -26,13 +28,7 @@ async def test_a_seat_press_repaints_its_rows_not_the_whole_players_pane(tmp_pat
         await settle(app, pilot)
         before = region_text(app, "#seats").splitlines()
         spans: list[tuple[int, int, int]] = []  # (row, from, to) sent to the terminal
-        display = app._display
-
-        def displayed(screen, update):
-            spans.extend(getattr(update, "spans", ()))
-            display(screen, update)
-
-        app._display = displayed
+        record_frames(app, on_update=lambda update: spans.extend(getattr(update, "spans", ())))
         await pilot.press(BLACK_KEYS[seat] if going_in else "qwertyu"[seat])
         await settle(app, pilot)
         assert room.public_view()["waiting"]["seats"] != [seat]  # the press was taken

@@ -1,17 +1,19 @@
-"""Issue 12: a repaint draws only the widgets under what changed (screens/repaint.py). What the
-terminal ends up showing must be exactly what a full repaint draws: a widget wrongly left out
-would leave stale cells on the Pi's screen (a seat still "deciding", an old vote). Each update
-the kiosk sends is applied to a model of the terminal, cell by cell, and compared with a full
-repaint after every command of whole seeded games, votes and the game over included."""
+"""A repaint draws only the widgets under what changed (screens/repaint.py, installed by
+screens/textual_seam.py). What the terminal ends up showing must be exactly what a full repaint
+draws: a widget wrongly left out would leave stale cells on the Pi's screen (a seat still
+"deciding", an old vote). Each update the kiosk sends is applied to a model of the terminal,
+cell by cell, and compared with a full repaint after every command of whole seeded games, votes
+and the game over included."""
 from __future__ import annotations
 
 import random
 
 import pytest
-from rich.control import ControlType
 from textual.geometry import Region
 
 from companion.tools.simulate import choice_for
+from screens import textual_seam
+from screens.capture import Terminal, drawn_cells, record_frames
 from screens.pane import Pane
 from screens.repaint import drawn
 from table_play import call_votes, seated_room
@@ -19,52 +21,19 @@ from table_play import call_votes, seated_room
 from .conftest import SIZE, kiosk, settle
 
 
-class Terminal:
-    """A terminal's cells, written by the segments Textual sends it."""
-
-    def __init__(self, width: int, height: int) -> None:
-        self.cells = [[("?", None)] * width for _ in range(height)]
-        self.x = self.y = 0
-
-    def write(self, segments) -> None:
-        for segment in segments:
-            if segment.control:
-                for code in segment.control:
-                    if code[0] == ControlType.CURSOR_MOVE_TO:
-                        self.x, self.y = code[1], code[2]
-                continue
-            if segment.text == "\n":
-                self.x, self.y = 0, self.y + 1
-                continue
-            for char in segment.text:
-                self.cells[self.y][self.x] = (char, segment.style)
-                self.x += 1
-
-
-def cells(strips) -> list[list[tuple]]:
-    return [[(char, segment.style) for segment in strip for char in segment.text]
-            for strip in strips]
-
-
 async def test_the_terminal_shows_what_a_full_repaint_draws_after_every_command(tmp_path):
     room = await seated_room(tmp_path, seed=5, players=5)
     app = kiosk(room)
-    terminal = Terminal(*SIZE)
+    assert textual_seam.install()  # the repaint under test, as the kiosk runs it
+    terminal = Terminal(app, *SIZE)
     async with app.run_test(size=SIZE) as pilot:
-        display = app._display
-
-        def displayed(screen, update):
-            if update is not None:
-                terminal.write(update.__rich_console__(app.console, app.console.options))
-            display(screen, update)
-
-        app._display = displayed
+        record_frames(app, on_update=terminal.write)
         app.screen.refresh()  # the whole screen once: the model starts from every cell
         await settle(app, pilot)
         rng = random.Random(5)
         partial = 0
         for _ in range(400):
-            full = cells(app.screen._compositor.render_strips())
+            full = drawn_cells(app)
             stale = [(y, "".join(c for c, _ in terminal.cells[y]), "".join(c for c, _ in row))
                      for y, row in enumerate(full) if terminal.cells[y] != row]
             assert not stale, f"stale cells after {room.table.state.pending}: {stale[:3]}"
