@@ -44,8 +44,8 @@ def serving_options(parser: argparse.ArgumentParser, suppress: bool = False) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    # The kiosk's start is all imports and building the first frame, seconds of CPU on a
-    # Pi, and leaves almost no garbage: the cyclic collector, walking an ever larger heap
+    # The kiosk's start is all imports and building the first frame (bench/bench_start.py
+    # times it), and leaves almost no garbage: the cyclic collector, walking an ever larger heap
     # of modules, stays off until the first frame is on the screen (KioskApp.on_ready
     # collects once and turns it back on; headless, once the phones are served). Every
     # other command collects as usual.

@@ -149,10 +149,10 @@ class KioskApp(NetworkWatch, Stopping, App):
         self.follow_network()  # the join codes follow the Pi's address
 
     async def on_ready(self) -> None:
-        """The first frame is on the screen: now serve the phones. Importing aiohttp and
-        building the server is a quarter of the CPU of a start (a second on a Pi), and the
-        join screen need not wait for it: the port was checked free before the kiosk started,
-        and nobody scans a code in the second after it appears."""
+        """The first frame is on the screen: now the host serves the phones (its start_web
+        says what that costs). The join screen need not wait for it: the port was checked
+        free before the kiosk started, and nobody scans a code in the second after it
+        appears."""
         await self.host.start_web()
         await self.make_phases()
         collect_rarely()  # the collector's policy once the table is up (companion/core/host.py)

@@ -118,13 +118,18 @@ def end_conditions() -> set[tuple[str, str]]:
     names (the damage kinds end the game through their own name: shield, outpost, fatigue)."""
     import ast
     from pathlib import Path
+    from companion.darkmoon.state import Side
     found = {("infected", kind) for kind in ("shield", "outpost", "fatigue")}
     rules = Path(__file__).resolve().parents[2] / "companion" / "darkmoon"
     for path in rules.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "end_game" \
-                    and all(isinstance(a, ast.Constant) for a in node.args[2:4]):
-                found.add((node.args[2].value, node.args[3].value))
+                    and isinstance(node.args[3], ast.Constant):
+                winner = node.args[2]  # a Side, or the word itself
+                if isinstance(winner, ast.Attribute) and getattr(winner.value, "id", "") == "Side":
+                    found.add((Side[winner.attr].value, node.args[3].value))
+                elif isinstance(winner, ast.Constant):
+                    found.add((winner.value, node.args[3].value))
     return found
 
 
