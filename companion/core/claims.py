@@ -1,6 +1,6 @@
 """Which phone holds what: the host's code and phone, each seat's code and phone, a lost
 phone's seat re-bound to a new code, and the pledge each seat's phone makes for the next deal
-(companion/chance/fairdeal.py: a hash of its bytes, revealed only once every pledge is public).
+(companion/core/fairdeal.py: a hash of its bytes, revealed only once every pledge is public).
 One of the room's parts (companion/core/room.py says what a part may use of the room): under
 its lock and with its save-then-change record, a claim is on disk before anyone is shown it,
 and a refused one changes nothing.
@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import secrets
 
-from ..chance.fairdeal import checked_pledge, cleared, pledge_accepted, same_commitment, with_pledge
+from .fairdeal import checked_pledge, cleared, pledge_accepted, same_commitment, with_pledge
 from .refusals import (BadRequest, BotSeat, GameInProgress, NotYourSeat, OneSeatPerPhone,
                        SeatClaimed, UnknownToken)
 

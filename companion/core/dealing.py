@@ -1,5 +1,5 @@
 """How the room deals a game fairly (the procedure is companion/chance/fair.py, the lobby's side
-companion/chance/fairdeal.py): "start" and "play again" open the reveal, every seat that pledged
+companion/core/fairdeal.py): "start" and "play again" open the reveal, every seat that pledged
 reveals its bytes, and the game is dealt at the last reveal or `reveal_wait` seconds after the
 reveal opened, whichever comes first; a seat with no revealed bytes gets its filler. With no
 pledge at all there is nothing to wait for: the game is dealt at once.
@@ -16,7 +16,7 @@ import copy
 import logging
 from enum import StrEnum
 
-from ..chance.fairdeal import (all_revealed, any_pledged, dealt_fair, fresh_fair, hex32,
+from .fairdeal import (all_revealed, any_pledged, dealt_fair, fresh_fair, hex32,
                                record_of, revealed_value)
 from .refusals import BadRequest, GameInProgress, NotReady, StorageFailed
 from .store import GameTaken

@@ -37,7 +37,7 @@ from .commands import Commands
 from .dealing import Dealing, Phase
 from ..darkmoon import BadSetup, Setup
 from .joining import table_token
-from ..chance.fairdeal import fair_view, is_current
+from .fairdeal import fair_view, is_current
 from .store import EventStore, StoreError
 from .refusals import (BadRequest, BotSeat, CommitmentChanged,  # noqa: F401
                        GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone, RoomError,

@@ -12,10 +12,10 @@ value.
 """
 from __future__ import annotations
 
-from .fair import (FILLER, PHONE, Fair, code, commitment, draw_secret, filler,
+from ..chance.fair import (FILLER, PHONE, Fair, code, commitment, draw_secret, filler,
                    is_hex_32_bytes, pledge)
-from ..core.refusals import BadRequest, CommitmentChanged, NotReady, UnknownGame
-from ..core.store import UnknownGame as NoSuchGame
+from .refusals import BadRequest, CommitmentChanged, NotReady, UnknownGame
+from .store import UnknownGame as NoSuchGame
 
 FORMAT = 2  # a lobby's fair as this version stores it
 
@@ -153,7 +153,7 @@ def fair_view(table, lobby: dict | None, games_dealt: int, revealed: list[int],
 def record_of(store, game_id: int) -> dict:
     """A stored game's record, secret included (on the writer thread: it reads the store and
     plays the whole game again). NotReady for a game with nothing to check."""
-    from .verify import NotVerifiable, record  # loaded when first asked for
+    from ..chance.verify import NotVerifiable, record  # loaded when first asked for
     try:
         meta = store.meta(game_id)
     except NoSuchGame:
