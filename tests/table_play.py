@@ -33,13 +33,18 @@ async def advance(room: Room, until, seed: int = 1, prefer=None) -> dict:
             return view
         if room.table.over:
             raise AssertionError("the game ended before the wanted moment")
-        pending = room.table.state.pending
-        seat = pending.seats[0]
-        option = prefer(seat, pending.options[seat]) if prefer else None
-        command = ({"decision": pending.kind, "option": list(option)} if option
-                   else choice_for(room.table.state, seat, rng))
-        await room.submit(seat, command)
+        await room.submit(*next_move(room, rng, prefer))
     raise AssertionError("the wanted moment never came")
+
+
+def next_move(room: Room, rng: random.Random, prefer=None) -> tuple[int, dict]:
+    """The first seat waited for and a helpful bot's command for it (or `prefer`'s pick)."""
+    pending = room.table.state.pending
+    seat = pending.seats[0]
+    option = prefer(seat, pending.options[seat]) if prefer else None
+    command = ({"decision": pending.kind, "option": list(option)} if option
+               else choice_for(room.table.state, seat, rng))
+    return seat, command
 
 
 def waiting_for(decision: str):

@@ -52,19 +52,24 @@ def play_in_a_fresh_process(prelude: str, games: int, variants: list) -> list:
     return json.loads(result.stdout)
 
 
+# In a fresh process: the engine's registry emptied, then the base game's rules alone.
+BASE_ONLY = """
+    from companion.darkmoon import engine, rules
+    for table in (engine.STEPS, engine.ANSWERS, engine.ACTIONS, engine.SUBMITTED,
+                  engine.SETTLE, engine.POWERS, engine.COMPLICATIONS):
+        table.clear()
+    for hooks in engine.HOOKS.values():
+        hooks.clear()
+    rules.register_base()
+"""
+
+
 def test_a_base_game_plays_the_same_with_nothing_of_the_expansion_registered():
     """Only the base game's modules in the engine's registry, no hook at any seam: every
     base game (variants too) plays event for event as with the whole rules registered, so
     the expansion adds to the base turn only at its seams, and only when it is played."""
-    base_only = """
-        from companion.darkmoon import engine, rules
-        for table in (engine.STEPS, engine.ANSWERS, engine.ACTIONS, engine.SUBMITTED,
-                      engine.SETTLE, engine.POWERS, engine.COMPLICATIONS):
-            table.clear()
-        for hooks in engine.HOOKS.values():
-            hooks.clear()
-        rules.register_base()
-        assert "corporation_roll" not in engine.STEPS and not any(engine.HOOKS.values())
+    base_only = BASE_ONLY + """
+    assert "corporation_roll" not in engine.STEPS and not any(engine.HOOKS.values())
     """
     for variants in ([], ["costly_actions", "expensive_voting", "first_is_last",
                           "no_more_complications", "nerfed_reveal_normal"]):
@@ -76,15 +81,7 @@ def test_a_base_game_plays_the_same_with_nothing_of_the_expansion_registered():
 
 def test_without_the_expansion_registered_a_shadow_corporation_game_cannot_be_played():
     """The check above can fail: the expansion's game needs what only its modules add."""
-    base_only = """
-        from companion.darkmoon import engine, rules
-        for table in (engine.STEPS, engine.ANSWERS, engine.ACTIONS, engine.SUBMITTED,
-                      engine.SETTLE, engine.POWERS, engine.COMPLICATIONS):
-            table.clear()
-        for hooks in engine.HOOKS.values():
-            hooks.clear()
-        rules.register_base()
-    """
+    base_only = BASE_ONLY
     code = PLAY + textwrap.dedent(base_only) + "\nplay(4, ['shadow_corporation'])\n"
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True,
                             text=True, timeout=300)

@@ -11,12 +11,11 @@ import random
 import pytest
 from textual.geometry import Region
 
-from companion.tools.simulate import choice_for
 from screens import textual_seam
 from screens.capture import Terminal, drawn_cells, record_frames
 from screens.pane import Pane
 from screens.repaint import drawn
-from table_play import call_votes, seated_room
+from table_play import call_votes, next_move, seated_room
 
 from .conftest import SIZE, kiosk, settle
 
@@ -43,12 +42,7 @@ async def test_the_terminal_shows_what_a_full_repaint_draws_after_every_command(
                 [(pane.id, pane.content_size) for pane in shown]
             if room.table.over:
                 break
-            pending = room.table.state.pending
-            seat = pending.seats[0]
-            option = call_votes(seat, pending.options[seat])
-            command = ({"decision": pending.kind, "option": list(option)} if option
-                       else choice_for(room.table.state, seat, rng))
-            await room.submit(seat, command)
+            await room.submit(*next_move(room, rng, call_votes))
             await settle(app, pilot)
             partial += 1
         assert room.table.over and partial > 50  # a whole game, its end included

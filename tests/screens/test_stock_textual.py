@@ -15,11 +15,10 @@ import textual
 from textual import _callback
 from textual._compositor import Compositor
 
-from companion.tools.simulate import choice_for
 from screens import callbacks, repaint, textual_seam
 from screens.capture import Terminal, drawn_cells, record_frames
 from screens.pane import Pane
-from table_play import call_votes, seated_room
+from table_play import call_votes, next_move, seated_room
 
 import children
 
@@ -75,12 +74,7 @@ async def whole_game(path: Path, stock: bool) -> list[str]:
                 shown.append(terminal.text())
                 if room.table.over:
                     break
-                pending = room.table.state.pending
-                seat = pending.seats[0]
-                option = call_votes(seat, pending.options[seat])
-                command = ({"decision": pending.kind, "option": list(option)} if option
-                           else choice_for(room.table.state, seat, rng))
-                await room.submit(seat, command)
+                await room.submit(*next_move(room, rng, call_votes))
                 await settle(app, pilot)
             assert textuals_own() is stock  # still, after a whole game
         over = room.table.over
