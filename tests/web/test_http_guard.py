@@ -417,6 +417,7 @@ class Flood:
         self.tries = self.connections = 0
         self.all_tried = asyncio.Event()
         self.tasks: list[asyncio.Task] = []
+        self.stopping = False
 
     async def start(self) -> None:
         """Every slot has tried to connect once when this returns; they go on until stop()."""
@@ -427,7 +428,7 @@ class Flood:
         await asyncio.wait_for(self.all_tried.wait(), 60)
 
     async def _slot(self, address: str) -> None:
-        while True:
+        while not self.stopping:
             try:
                 reader, writer = await asyncio.wait_for(asyncio.open_connection(
                     "127.0.0.1", self.port, local_addr=(address, 0)), 2)
@@ -453,11 +454,18 @@ class Flood:
             self.all_tried.set()
 
     async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        for writer in self.writers:
-            writer.close()
+        """Every slot ends. Python 3.11's wait_for can swallow a cancellation that lands as
+        its connection completes: that slot then waits on its socket for ever (a whole test
+        run hung so). Its socket is closed too, and any slot still running is told again."""
+        self.stopping = True
+        while self.tasks:
+            for task in self.tasks:
+                task.cancel()
+            for writer in list(self.writers):
+                writer.close()
+            _, running = await asyncio.wait(self.tasks, timeout=1)
+            if not running:
+                break
 
 
 def phone_session(base: str, cookie: str, address: str) -> aiohttp.ClientSession:
