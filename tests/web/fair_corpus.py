@@ -24,15 +24,18 @@ def genuine_game(tmp: Path, seed: int) -> dict:
     """A whole game at a real table on a real store, dealt from a committed secret: seats 0
     and 1 pledged and revealed, seat 2 pledged and never revealed, seats 3 and 4 bots. Each
     secret deals another game: the first with everything the corpus tampers with (a vote,
-    an action, a strong die rolled)."""
+    an action, a strong die rolled, a chance outcome of 1, which JSON's true could pass
+    for)."""
     for attempt in range(50):
         rec = one_game(tmp / f"game-{seed}-{attempt}.db", seed)
         commands = [e["command"] for e in rec["events"][1:]]
         if ({"vote", "action"} <= {c["decision"] for c in commands}
                 and any(d["from"] == list(FACES[STRONG]) for draws in rec["draws"]
-                        for d in draws)):
+                        for d in draws)
+                and any(outcome == 1 and outcome is not True
+                        for event in rec["events"] for outcome in event["chance"])):
             return rec
-    raise AssertionError("50 games without a vote, an action and a strong die")
+    raise AssertionError("50 games without a vote, an action, a strong die and a 1")
 
 
 def one_game(path: Path, seed: int) -> dict:
