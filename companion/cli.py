@@ -215,7 +215,7 @@ async def run_headless(host, url: str, spot, fallback, *, until_over: bool) -> i
             threading.Thread(target=spot.bring_up, name="hotspot", daemon=True).start()
         log.info("headless: serving the phones at %s", url)
         if room.host_phone is None:
-            print(f"{text(room.lang, 'kiosk.start.scan_to_host')}: {url}/h/{room.host_token}",
+            print(f"{text(room.lang, 'kiosk.start.scan_to_host')}: {url}/h#{room.host_token}",
                   flush=True)
         if until_over:
             def heard(_audience, _payload) -> None:

@@ -28,11 +28,11 @@ JOIN_CHROME = 16
 
 
 def host_url(base_url: str, token: str) -> str:
-    return f"{base_url}/h/{token}"
+    return f"{base_url}/h#{token}"
 
 
 def seat_url(base_url: str, token: str) -> str:
-    return f"{base_url}/s/{token}"
+    return f"{base_url}/s#{token}"
 
 
 def network_of(app) -> tuple[bool, State | None]:

@@ -5,8 +5,9 @@ One of the room's parts (companion/core/room.py says what a part may use of the 
 its lock and with its save-then-change record, a claim is on disk before anyone is shown it,
 and a refused one changes nothing.
 
-A phone is told apart by its cookie (`phone`), a seat or the host by a secret
-code (`token`) compared in constant time. One phone holds one seat: it cannot hold two
+A phone is told apart by its name (`phone`: companion/web/sealing.py's phone_id of a secret
+the phone keeps and sends only sealed), a seat or the host by a secret code (`token`)
+compared in constant time. One phone holds one seat: it cannot hold two
 seats' secrets at once. A refused claim is announced on the kiosk, never unseen. A bot's seat
 is no phone's to claim: the host hands it to a person (a new code, announced), as a re-bind.
 

@@ -1,7 +1,8 @@
 """One code for the whole table: where the kiosk cannot show every seat's own code at once
 (seven version-3 codes need 4 x 31 columns in a row, more than the Pi screen's 120), it
 shows one table code instead; the phone that opens it lists the seats in seat order and the
-player taps their own, which opens that seat's usual page (`/s/<seat token>`).
+player taps their own, which opens that seat's usual page (`/s#<seat token>`: a code
+travels only in a URL's fragment, which a browser never sends, and only sealed on the wire).
 
 The table token is derived from every seat's token (claimed ones too), so it needs no
 storage, stays the same while seats are claimed (a phone that scanned it a moment ago still
@@ -27,7 +28,7 @@ def table_token(seat_tokens: list[str]) -> str | None:
 
 
 def table_url(base_url: str, token: str) -> str:
-    return f"{base_url}/j/{token}"
+    return f"{base_url}/j#{token}"
 
 
 def table_seats(kiosk: dict, token: str) -> list[dict]:

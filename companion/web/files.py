@@ -18,7 +18,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\.[a-z0-9]+")  # no folders, no dots but one
+# no folders but vendor/ (the pages' cryptography, vendored), no dots but one
+NAME = re.compile(r"(?:vendor/)?[A-Za-z0-9][A-Za-z0-9_-]*\.[a-z0-9]+")
 
 
 class Files:

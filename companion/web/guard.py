@@ -5,8 +5,9 @@ The threat is one laptop on the same network: a thousand idle sockets (half-sent
 or the public board stream that anyone may open) used to take every file descriptor and lock
 every phone out. So:
 
-- a connection is a stranger's until a request on it carries the cookie of a phone that
-  holds a seat or the host role; then it is the table's (`Guard.promote`). The table's
+- a connection is a stranger's until a sealed request on it opens to name a phone that holds
+  a seat or the host role (only that phone can seal it: companion/web/sessions.py); then it
+  is the table's (`Guard.promote`). The table's
   connections have places of their own (`proven`, `per_phone` for each phone) that no
   stranger can take. At accept time nobody can tell who a connection belongs to, so:
 - the strangers' (unproven) connections are capped per address (`per_address`: past it a
@@ -21,14 +22,16 @@ every phone out. So:
 - a request head must arrive whole within `head_seconds` of the connection (or of the last
   answer on a kept-alive connection), and a body within `body_seconds` of its head;
 - the public board stream, which needs no token, is capped overall and per address
-  (`429 too_many_streams`); seat and host streams are not, so a seat phone always gets in
-  (from any address that is not the stranger's);
+  (`429 too_many_streams`), and so is a sealed stream of a phone that holds no place; a seat's
+  or the host's phone's sealed stream is not, so a seat phone always gets in (from any
+  address that is not the stranger's);
 - a JSON body nested deeper than `max_depth` is refused at the boundary (`400 bad_request`):
   900 levels passed `json.loads` and then blew the rules' recursion (a 500 and a traceback);
 - a POST from another site's page (an `Origin` that is not the `Host`) and an API request with
   a `Host` that is a domain name (DNS rebinding: evil.example made to resolve to the Pi) are
   refused (`403 cross_origin`, `403 unknown_host`);
-- seat and host answers say `Cache-Control: no-store`: a shared phone's browser keeps no copy.
+- sealed answers and hellos say `Cache-Control: no-store`: a shared phone's browser keeps
+  no copy (sealed, it could not read one anyway once its page forgot the session's keys).
 """
 from __future__ import annotations
 
@@ -48,7 +51,7 @@ from aiohttp import web
 from ..core.refusals import BadRequest, CrossOrigin, TooManyStreams, TooSlow, UnknownHost
 
 log = logging.getLogger(__name__)
-PRIVATE_PATHS = ("/api/seat/", "/api/host/", "/api/join/")
+PRIVATE_PATHS = ("/api/hello", "/api/sealed")  # /api/sealed/events too
 # host[:port] or [v6]:port, as a Host header or an Origin's authority carries it; anything
 # else (user info, paths, spaces) is not a host a browser would send.
 AUTHORITY = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._\-]+))"
@@ -178,8 +181,8 @@ class Guard:
             self._warned.discard(door.address)
 
     def promote(self, door: Door, phone: str) -> None:
-        """`door`'s request carried the cookie of `phone`, which holds a seat or the host
-        role: the connection moves to the table's own places, if that phone has some left."""
+        """`door`'s sealed request named `phone`, which holds a seat or the host role: the
+        connection moves to the table's own places, if that phone has some left."""
         if door.phone is not None or door not in self.unproven.get(door.address, ()):
             return
         if (sum(self.proven.values()) >= self.limits.proven
@@ -385,7 +388,7 @@ async def check_origin(request: web.Request, handler):
 
 
 def prove(request: web.Request, phone: str) -> None:
-    """`request` carried the cookie of `phone`, which holds a seat or the host role: its
+    """`request`, opened, was sealed by `phone`, which holds a seat or the host role: its
     connection takes one of the table's places, out of the strangers' reach."""
     transport = request.transport
     door = transport.get_protocol() if transport is not None else None
@@ -394,7 +397,7 @@ def prove(request: web.Request, phone: str) -> None:
 
 
 async def no_store(request: web.Request, response: web.StreamResponse) -> None:
-    """on_response_prepare: every seat and host answer, refusals included, is kept by no
+    """on_response_prepare: every sealed answer and hello, refusals included, is kept by no
     cache (a browser's back button or a shared phone must not show a seat's secrets)."""
     if request.path.startswith(PRIVATE_PATHS):
         response.headers["Cache-Control"] = "no-store"

@@ -1,32 +1,45 @@
 """The phones' web server: seat pages, the host's pages and the public board page, with a JSON
-API and Server-Sent Events (the host's routes are in hosting.py, what every handler shares in
-requests.py). The table host (companion/core/host.py) runs it inside its asyncio loop
-(AppRunner + TCPSite, never web.run_app); it only talks to the Room.
+API and Server-Sent Events. The table host (companion/core/host.py) runs it inside its asyncio
+loop (AppRunner + TCPSite, never web.run_app); it only talks to the Room.
 
-Phones are told apart by a random cookie (`dm_phone`); a seat or the host role belongs to the
-first phone that claims it. Each stream sends a whole view every time, so a phone that slept
-or lost Wi-Fi is up to date with its first message after reconnecting.
+What a seat's, the host's or the table code's page says and is told is sealed
+(companion/web/sessions.py): the page says hello with its code's id, then every request is one
+sealed POST /api/sealed naming an op (seat_ops.py, host_ops.py), and its stream is one sealed
+GET /api/sealed/events. Nothing on the Wi-Fi names a code, a phone, an op or an answer's
+status. The pages themselves (/s, /h, /j) are the same for every code: the code is in the
+address's fragment, which the browser never sends. Only public things travel plain: the
+board, its stream, the new-game form's choices, the words, the fair-play records.
+
+A phone is named by a secret it keeps and sends only sealed (sealing.phone_id); a seat or the
+host role belongs to the first phone that claims it. Each stream sends a whole view every time,
+so a phone that slept or lost Wi-Fi is up to date with its first message after reconnecting.
 """
 from __future__ import annotations
 
+import asyncio
 import json
+from contextlib import nullcontext
 
 from aiohttp import web
 
 from ..darkmoon.data import (CHARACTERS, EVENTS, FACES, FATIGUE_TOKENS, FINAL_EVENTS,
                              COMPANY_MAN_MODULE, OUTPOST_TOKENS, SHADOW_CORPORATION,
                              THREATS_MODULE, VARIANTS)
-from ..core.joining import table_seats
+from ..core.joining import table_token
 from ..core.pacing import PhonesFirst
 from ..lang import LANGS, catalogue
-from ..core.room import PUBLIC, BadRequest, Room
+from ..core.room import PUBLIC, BadRequest, Room, RoomError, UnknownToken
 from . import guard
 from .files import Files
-from .hosting import add_host_routes
+from .host_ops import HOST_OPS
 from .payloads import Payloads, board_payload
-from .requests import (MAX_BODY, PACING_KEY, PAYLOADS_KEY, PHONE, ROOM_KEY, STATIC, body_of,
-                       lang_of, new_phone, refusals, saved)
+from .requests import (MAX_BODY, PACING_KEY, PAYLOADS_KEY, ROOM_KEY, STATIC, Call, UnknownOp,
+                       body_of, checked_object, holds_a_place, lang_of, read_limited, refusal,
+                       refusals)
 from .saving import SAVING_KEY, Saving
+from .seat_ops import SEAT_OPS, TABLE_OPS
+from .sealing import code_id, phone_id
+from .sessions import SESSIONS_KEY, Session, Sessions
 from .streams import STREAMS_KEY, Streams, close_streams, stream
 
 # --- pages ---
@@ -55,65 +68,6 @@ async def choices(request: web.Request) -> web.Response:
                               "players": [3, 7], "outpost_tokens": list(OUTPOST_TOKENS),
                               "fatigue_tokens": list(FATIGUE_TOKENS), "events": base(EVENTS),
                               "faces": {colour: list(f) for colour, f in FACES.items()}})
-
-
-# --- seats ---
-
-async def join_get(request: web.Request) -> web.Response:
-    """The table code's page asks which seats there are (in seat order), and the tokens of
-    the free ones: what the kiosk's screen shows anyone at the table."""
-    room = request.app[ROOM_KEY]
-    return web.json_response({"seats": table_seats(room.kiosk_view(),
-                                                   request.match_info["token"])})
-
-
-async def seat_claim(request: web.Request) -> web.Response:
-    room = request.app[ROOM_KEY]
-    # {"commitment": hex, "pledge": hex}: the commitment the phone saw and its pledge to
-    # its bytes for that deal (both or neither)
-    body = await body_of(request)
-    seat = await saved(request, room.claim_seat(
-        request.match_info["token"], request[PHONE] or new_phone(request),
-        body.get("commitment"), body.get("pledge")))
-    return web.json_response({"seat": seat})
-
-
-async def seat_leave(request: web.Request) -> web.Response:
-    """The seat's phone gives the seat up before the game starts (a wrong seat tapped): the
-    seat is free again under its same code. The answer names the table code, whose page the
-    phone goes back to, to tap its own seat: what the kiosk's screen shows anyone at the
-    table."""
-    room = request.app[ROOM_KEY]
-    await body_of(request)  # authorised once the whole request is here
-    seat = await saved(request, room.leave_seat(request.match_info["token"], request[PHONE]))
-    return web.json_response({"seat": seat, "table": room.kiosk_view()["table_token"]})
-
-
-async def seat_host(request: web.Request) -> web.Response:
-    """The host's code for the seat page of the phone that also hosts (its host controls are
-    on that page); null for any other seat's phone."""
-    room = request.app[ROOM_KEY]
-    return web.json_response({"host": room.host_of_seat(request.match_info["token"],
-                                                        request[PHONE])})
-
-
-async def seat_pledge(request: web.Request) -> web.Response:
-    """The seat's phone pledges its bytes for the pending deal: {"commitment", "pledge"}."""
-    room = request.app[ROOM_KEY]
-    body = await body_of(request)
-    await saved(request, room.pledge(request.match_info["token"], request[PHONE],
-                                     body.get("commitment"), body.get("pledge")))
-    return web.json_response({"pledged": True})
-
-
-async def seat_reveal(request: web.Request) -> web.Response:
-    """The seat's phone reveals the bytes it pledged, once the reveal is open:
-    {"commitment", "value"}. `dealt`: this was the last reveal, and the game is dealt."""
-    room = request.app[ROOM_KEY]
-    body = await body_of(request)
-    dealt = await saved(request, room.reveal(request.match_info["token"], request[PHONE],
-                                             body.get("commitment"), body.get("value")))
-    return web.json_response({"revealed": True, "dealt": dealt})
 
 
 # --- fair dealing: the records that may be revealed, and the page that checks them ---
@@ -147,31 +101,153 @@ async def verify_page(request: web.Request) -> web.Response:
     return web.Response(text=html, content_type="text/html")
 
 
-async def seat_get(request: web.Request) -> web.Response:
-    room = request.app[ROOM_KEY]
-    seat = room.check_seat(request.match_info["token"], request[PHONE])
-    # The stream's very bytes, padded as they are: a GET must not tell by its length what a
-    # stream message hides.
-    body = request.app[PAYLOADS_KEY].seat(seat, lang_of(request, room))
-    return web.Response(body=body, content_type="application/json")
+# --- sealed: the traffic of a seat's, the host's and the table code's pages ---
+
+OPS = {"seat": SEAT_OPS, "host": HOST_OPS, "table": TABLE_OPS}
 
 
-async def seat_command(request: web.Request) -> web.Response:
-    room = request.app[ROOM_KEY]
-    # Authorised only once the whole body is here, against the claim as it stands then.
+def live_tokens(room: Room) -> dict[str, str]:
+    """Every code a phone may open now, with its kind: each seat's (a bot's too: the host may
+    hand it over), the host's, and the table's."""
+    kinds = {room.host_token: "host"}
+    if room.lobby:
+        seats = [seat["token"] for seat in room.lobby["seats"]]
+        kinds.update(dict.fromkeys(seats, "seat"))
+        table = table_token(seats)
+        if table:
+            kinds[table] = "table"
+    return kinds
+
+
+def live_codes(room: Room) -> tuple[dict[str, tuple[str, str]], set[str]]:
+    """The live codes by their ids: (token, kind); and the ids of the seat codes re-binds and
+    hand-overs retired, whose old phone is told its seat was given away."""
+    retired = {code_id(token) for token in (room.lobby or {}).get("retired", ())}
+    return ({code_id(token): (token, kind) for token, kind in live_tokens(room).items()},
+            retired)
+
+
+def retiring(room: Room, sessions: Sessions):
+    """A room listener: when a code stops working (a re-bind, a hand-over, a new game, a new
+    host code) its sessions' keys go at once, before the old phone's next request."""
+    def heard(_audience, _payload) -> None:
+        if len(sessions):
+            sessions.prune(live_tokens(room))
+    return heard
+
+
+async def hello(request: web.Request) -> web.Response:
+    """A phone opens a session for the code in its page's address (sessions.py)."""
     body = await body_of(request)
-    return web.json_response(await saved(request, room.seat_submit(
-        request.match_info["token"], request[PHONE], body)))
+    codes, retired = live_codes(request.app[ROOM_KEY])
+    return web.json_response(request.app[SESSIONS_KEY].hello(codes, retired, body))
 
 
-async def seat_events(request: web.Request) -> web.StreamResponse:
+def call_of(request: web.Request, session: Session, message: dict) -> Call:
+    """The opened request as its op sees it. A phone that holds a place proves its
+    connection is the table's (guard.py), as only its own sealed requests can."""
+    app = request.app
+    phone = phone_id(message["phone"])
+    if holds_a_place(app[ROOM_KEY], phone):
+        guard.prove(request, phone)
+    body = checked_object(message["body"], app[guard.GUARD_KEY].limits)
+    return Call(app, request, session.token, session.kind, phone, body, message["lang"])
+
+
+def retire_if_dead(request: web.Request, error: Exception, session: Session) -> None:
+    """A code refused as unknown (re-bound, handed over, a new game or host code): its
+    sessions go, so the phone that held it can neither read nor send any more."""
     room = request.app[ROOM_KEY]
-    seat = room.check_seat(request.match_info["token"], request[PHONE])
-    token, phone = request.match_info["token"], request[PHONE]
-    payloads = request.app[PAYLOADS_KEY]
-    return await stream(request, room, (seat, "room"),
-                        lambda: payloads.seat(seat, lang_of(request, room)),
-                        lambda: room.check_seat(token, phone))
+    if isinstance(error, UnknownToken) and session.token not in live_tokens(room):
+        request.app[SESSIONS_KEY].retire(session.token)
+
+
+def sealed_answer(sessions: Sessions, session: Session, counter: int, status: int,
+                  body) -> web.Response:
+    """HTTP 200 whatever the op's status: that is only inside the seal. `body` as JSON bytes
+    (a seat's view, padded already) goes in as it is."""
+    return web.Response(body=sessions.seal_response(session, counter, status, body),
+                        content_type="application/octet-stream")
+
+
+def _refused(error: Exception, where: str) -> tuple[int, dict]:
+    status, code, message = refusal(error, where)
+    return status, {"error": {"code": code, "message": message}}
+
+
+async def sealed_request(request: web.Request) -> web.Response:
+    """One sealed request: refused plain only before it is opened (unknown_session, replayed,
+    bad_seal: sessions.py); from then on every answer, a refusal too, is sealed."""
+    sessions = request.app[SESSIONS_KEY]
+    raw = await read_limited(request)
+    try:
+        session, counter, message = sessions.open_request(raw)
+    except BadRequest as error:  # opened, but not a request: said inside the seal
+        if getattr(error, "session", None) is None:
+            raise
+        return sealed_answer(sessions, error.session, error.counter, *_refused(error, ""))
+    op = OPS[session.kind].get(message["op"])
+    try:
+        call = call_of(request, session, message)
+        if op is None:
+            raise UnknownOp(f"a {session.kind} code has no op {message['op'][:32]!r}")
+        status, body = 200, await op(call)
+    except (asyncio.CancelledError, ConnectionError):
+        raise
+    except Exception as error:
+        status, body = _refused(error, f"the {session.kind} op {message['op'][:32]!r}")
+        retire_if_dead(request, error, session)
+    return sealed_answer(sessions, session, counter, status, body)
+
+
+async def sealed_events(request: web.Request) -> web.StreamResponse:
+    """A seat's or the host's stream, sealed message by message under the ticket's counter.
+    A refusal once the ticket is opened (not this phone's seat, a code with no stream) is the
+    stream's one sealed message; a phone that holds no place is capped as a board viewer."""
+    app = request.app
+    room, sessions, payloads = app[ROOM_KEY], app[SESSIONS_KEY], app[PAYLOADS_KEY]
+    placed, session, n = False, None, 0
+    try:
+        try:
+            session, n, message = sessions.open_ticket(request.query.get("t", ""))
+        except BadRequest as error:  # opened, but not a ticket: said inside the seal
+            session, n = getattr(error, "session", None), getattr(error, "counter", 0)
+            raise
+        call = call_of(request, session, message)
+        placed = holds_a_place(room, call.phone)
+        if message["op"] != "events" or session.kind not in ("seat", "host"):
+            raise UnknownOp(f"a {session.kind} code has no stream")
+        token, phone = call.token, call.phone
+        if session.kind == "seat":
+            seat = room.check_seat(token, phone)
+            audiences, check = (seat, "room"), lambda: room.check_seat(token, phone)
+            build = lambda: payloads.seat(seat, call.lang)  # noqa: E731
+        else:
+            room.check_host(token, phone)
+            audiences, check = (PUBLIC, "room"), lambda: room.check_host(token, phone)
+            build = lambda: payloads.host(call.lang)  # noqa: E731
+    except RoomError as error:
+        if session is None:
+            raise  # not opened: a plain refusal, nothing sealed
+        retire_if_dead(request, error, session)
+        audiences, check, build = (), _raiser(error), lambda: b"null"
+
+    def allowed() -> None:
+        try:
+            check()
+        except UnknownToken as error:
+            retire_if_dead(request, error, session)
+            raise
+
+    with nullcontext() if placed else app[guard.GUARD_KEY].public_stream(request.remote):
+        return await stream(request, room, audiences, build, allowed,
+                            seal=sessions.stream_sealer(session, n))
+
+
+def _raiser(error: Exception):
+    def check() -> None:
+        raise error
+    return check
 
 
 # --- the public board ---
@@ -188,6 +264,12 @@ async def board_events(request: web.Request) -> web.StreamResponse:
                             lambda: payloads.board(lang_of(request, room)))
 
 
+def _stop_listening(stop):
+    async def cleanup(_app: web.Application) -> None:
+        stop()
+    return cleanup
+
+
 def make_app(room: Room, limits: guard.Limits | None = None,
              pacing: PhonesFirst | None = None) -> web.Application:
     """`pacing`: the table host's, which a kiosk asks when to redraw; without a host (the
@@ -200,28 +282,24 @@ def make_app(room: Room, limits: guard.Limits | None = None,
     app[PAYLOADS_KEY] = Payloads(room)
     app[PACING_KEY] = pacing if pacing is not None else PhonesFirst(room)
     app[STREAMS_KEY] = Streams()
+    app[SESSIONS_KEY] = Sessions()
+    app.on_cleanup.append(_stop_listening(room.listen("room", retiring(room, app[SESSIONS_KEY]))))
     app.on_shutdown.append(close_streams)
     app.router.add_get("/", files.page("index.html"))
     app.router.add_get("/board", files.page("board.html"))
-    app.router.add_get("/h/{token}", files.page("host.html"))
-    app.router.add_get("/s/{token}", files.page("seat.html"))
-    app.router.add_get("/j/{token}", files.page("join.html"))
+    # one page for every code of a kind: the code is in the fragment, never sent
+    app.router.add_get("/h", files.page("host.html"))
+    app.router.add_get("/s", files.page("seat.html"))
+    app.router.add_get("/j", files.page("join.html"))
     app.router.add_get("/lang/{lang}.json", lang_file)
     app.router.add_get("/api/choices", choices)
     app.router.add_get("/api/board", board_get)
     app.router.add_get("/api/board/events", board_events)
-    app.router.add_get("/api/join/{token}", join_get)
-    app.router.add_post("/api/seat/{token}/claim", seat_claim)
-    app.router.add_post("/api/seat/{token}/pledge", seat_pledge)
-    app.router.add_post("/api/seat/{token}/reveal", seat_reveal)
-    app.router.add_post("/api/seat/{token}/leave", seat_leave)
-    app.router.add_get("/api/seat/{token}/host", seat_host)
+    app.router.add_post("/api/hello", hello)
+    app.router.add_post("/api/sealed", sealed_request)
+    app.router.add_get("/api/sealed/events", sealed_events)
     app.router.add_get("/fair", verify_page)
     app.router.add_get("/api/fair/record", fair_record)
-    app.router.add_get("/api/seat/{token}", seat_get)
-    app.router.add_post("/api/seat/{token}/command", seat_command)
-    app.router.add_get("/api/seat/{token}/events", seat_events)
-    add_host_routes(app)
     # every path under /static/, odd ones too: an unknown one is the usual JSON 404
     app.router.add_get("/static/{name:.*}", files.static)
     return app

@@ -1,6 +1,11 @@
 """The phones', host's and board page's event streams (Server-Sent Events): a whole payload
 at once and after every change the stream's audiences hear, a ping now and then, and an end
-for all of them at shutdown. The payloads are built by the caller (companion/web/server.py)."""
+for all of them at shutdown. The payloads are built by the caller (companion/web/server.py).
+
+The board's stream is plain: it is public. A seat's and the host's are sealed under the
+session of the phone's code (companion/web/sessions.py): each message is one `m` event whose
+data is the sealed {"view", "notices"}, or last the sealed {"refused"}; only pings are plain,
+and they say nothing but that the stream is open."""
 from __future__ import annotations
 
 import asyncio
@@ -52,7 +57,8 @@ STREAMS_KEY = web.AppKey("streams", Streams)
 
 async def stream(request: web.Request, room: Room, audiences: tuple,
                  build: Callable[[], bytes],
-                 allowed: Callable[[], object] = lambda: None) -> web.StreamResponse:
+                 allowed: Callable[[], object] = lambda: None,
+                 seal: Callable[[bytes], str] | None = None) -> web.StreamResponse:
     """Server-Sent Events: a whole payload now and after every change to `audiences`;
     one-off messages for those audiences (a refused button press) as `notice` events.
     `build()` gives the payload's JSON, built for every message: in the language asked for
@@ -62,7 +68,10 @@ async def stream(request: web.Request, room: Room, audiences: tuple,
 
     `allowed` is asked again before every message: a seat re-bound to another phone, or a
     game replaced by a new one, must stop reaching the phone that held it. The stream then
-    ends with a `refused` event carrying the same JSON error a request would get."""
+    ends with a `refused` event carrying the same JSON error a request would get.
+
+    `seal` (a session's stream_sealer): every message sealed as one `m` event instead, the
+    payload and its notices together, and the refusal as {"refused": {"code", "message"}}."""
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                            "Cache-Control": "no-store",
                                            "X-Accel-Buffering": "no"})
@@ -104,13 +113,9 @@ async def stream(request: web.Request, room: Room, audiences: tuple,
             try:
                 allowed()
             except RoomError as error:
-                body = json.dumps({"error": {"code": error.code, "message": error.message}})
-                await response.write(f"event: refused\ndata: {body}\n\n".encode())
+                await response.write(_refused(error, seal))
                 break
-            chunks = [b"event: view\ndata: " + build() + b"\n\n"]
-            for notice in notices:
-                body = json.dumps(notice, separators=(",", ":"), ensure_ascii=False)
-                chunks.append(f"event: notice\ndata: {body}\n\n".encode())
+            chunks = _message(build(), notices, seal)
             notices.clear()
             # Every phone woken by the same change builds its payload first and writes it
             # only after this yield, when all of them are built: the seven phones get a vote's
@@ -131,6 +136,27 @@ async def stream(request: web.Request, room: Room, audiences: tuple,
         for stop in stops:
             stop()
     return response
+
+
+def _json(obj) -> bytes:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _refused(error: RoomError, seal: Callable[[bytes], str] | None) -> bytes:
+    refusal = {"code": error.code, "message": error.message}
+    if seal is None:
+        return b"event: refused\ndata: " + _json({"error": refusal}) + b"\n\n"
+    return f"event: m\ndata: {seal(_json({'refused': refusal}))}\n\n".encode()
+
+
+def _message(view: bytes, notices: list[dict], seal: Callable[[bytes], str] | None) -> list:
+    """One wake's events: the payload (as built: a seat's is padded already), then its
+    notices; sealed, both in one message, so nothing tells apart a wake with notices."""
+    if seal is not None:
+        plaintext = b'{"view":' + view + b',"notices":' + _json(notices) + b"}"
+        return [f"event: m\ndata: {seal(plaintext)}\n\n".encode()]
+    return [b"event: view\ndata: " + view + b"\n\n",
+            *(b"event: notice\ndata: " + _json(notice) + b"\n\n" for notice in notices)]
 
 
 async def close_streams(app: web.Application) -> None:

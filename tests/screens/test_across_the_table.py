@@ -308,7 +308,7 @@ async def test_each_seats_address_is_printed_with_its_code_and_scans_the_same(tm
         assert len(codes) == 3
         for seat, qr in enumerate(codes):
             url = scan(app, qr, tmp_path)
-            assert url == qr.data and url.startswith(f"{BASE}/s/")
+            assert url == qr.data and url.startswith(f"{BASE}/s#")
             # on one line of the screen, whole, after the seat's name
             line = next(line for line in shown if url in line)
             assert f"{seat + 1} {NAMES[seat]}" in line and len(line.rstrip()) <= size[0]
@@ -324,7 +324,7 @@ async def test_the_table_codes_address_is_printed_beside_it_at_120x36(tmp_path):
         shown = await settle(app, pilot)
         [qr] = drawn_codes(app)
         url = scan(app, qr, tmp_path)
-        assert url == f"{BASE}/j/{room.kiosk_view()['table_token']}"
+        assert url == f"{BASE}/j#{room.kiosk_view()['table_token']}"
         line = next(line for line in shown.splitlines() if url in line)
         assert line.find(url) > qr.region.right  # beside the code, whole, on the screen
         assert line.find(url) + len(url) <= SIZE[0]

@@ -27,7 +27,7 @@ async def test_start_screen_shows_the_hosts_code_until_the_host_claims(room):
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
-        url = f"{BASE}/h/{room.host_token}"
+        url = f"{BASE}/h#{room.host_token}"
         assert "Scan to host" in text and url in text
         assert shown_codes(app) == [url]
         await room.claim_host(room.host_token, "phone-host")
@@ -44,7 +44,7 @@ async def test_join_screen_shows_seat_codes_and_claims_as_they_happen(room):
         text = await settle(app, pilot)
         # a bot's seat has no code (no phone may take it unseen): the host hands it over
         assert tokens[2] is None
-        assert shown_codes(app) == [f"{BASE}/s/{t}" for t in tokens[:2]]
+        assert shown_codes(app) == [f"{BASE}/s#{t}" for t in tokens[:2]]
         for name in NAMES[:3]:
             assert name in text
         assert "3 Cai          bot" in text and "Seat 3 Cai" not in text
@@ -53,7 +53,7 @@ async def test_join_screen_shows_seat_codes_and_claims_as_they_happen(room):
         await room.claim_seat(tokens[1], "phone-ben")
         text = await settle(app, pilot)
         assert "2 Ben          √ joined" in text
-        assert shown_codes(app) == [f"{BASE}/s/{tokens[0]}"]
+        assert shown_codes(app) == [f"{BASE}/s#{tokens[0]}"]
         with pytest.raises(SeatClaimed):
             await room.claim_seat(tokens[1], "phone-intruder")
         text = await settle(app, pilot)
@@ -90,7 +90,7 @@ async def test_at_120x36_every_seat_joins_from_one_table_code_without_paging(roo
     app = kiosk(room)
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
-        table = f"{BASE}/j/{kiosk_view['table_token']}"
+        table = f"{BASE}/j#{kiosk_view['table_token']}"
         assert shown_codes(app) == [table]
         assert fully_shown(app, app.query_one("#table-code QrCode", QrCode))
         assert "Everyone scans this one code, then taps their own seat on the phone" in text
@@ -116,7 +116,7 @@ async def test_at_240x67_every_seat_has_its_own_code_in_seat_order(room, players
     async with app.run_test(size=(240, 67)) as pilot:
         text = await settle(app, pilot)
         assert tokens[0] is None  # seat 1 is a bot's: no code, no phone may take it
-        assert shown_codes(app) == [f"{BASE}/s/{t}" for t in tokens[1:]]  # in seat order
+        assert shown_codes(app) == [f"{BASE}/s#{t}" for t in tokens[1:]]  # in seat order
         codes = [qr for qr in app.query(QrCode) if qr.data in shown_codes(app)]
         assert all(fully_shown(app, qr) for qr in codes)
         lines = text.splitlines()
@@ -142,7 +142,7 @@ async def test_a_rebound_seat_gets_its_code_back_during_play(tmp_path):
         assert "No phone yet: seat 3 (F3)" in text
         await pilot.press("f3")
         text = await settle(app, pilot)
-        assert shown_codes(app) == [f"{BASE}/s/{room.kiosk_view()['seat_tokens'][2]}"]
+        assert shown_codes(app) == [f"{BASE}/s#{room.kiosk_view()['seat_tokens'][2]}"]
         assert "Seat 3 (Cai) was freed by the host for a new phone" in text
         await pilot.press("f3")
         assert "SHIELDS" in screen_text(app)
@@ -178,7 +178,7 @@ async def test_f5_at_the_pi_makes_a_new_host_code_and_the_game_goes_on(tmp_path)
         await pilot.press("f5")
         text = await settle(app, pilot)
         assert room.host_token != old
-        assert shown_codes(app) == [f"{BASE}/h/{room.host_token}"]
+        assert shown_codes(app) == [f"{BASE}/h#{room.host_token}"]
         assert "Scan to become the host" in text and "old host phone no longer works" in text
         with pytest.raises(UnknownToken):
             room.check_host(old, "phone-lost")
@@ -197,7 +197,7 @@ async def test_f5_pressed_again_hides_the_new_host_code(tmp_path):
         await settle(app, pilot)
         await pilot.press("f5")
         await settle(app, pilot)
-        assert shown_codes(app) == [f"{BASE}/h/{room.host_token}"]
+        assert shown_codes(app) == [f"{BASE}/h#{room.host_token}"]
         await pilot.press("f5")
         text = await settle(app, pilot)
         assert "SHIELDS" in text and shown_codes(app) == []
@@ -255,7 +255,7 @@ async def test_a_demos_bot_seats_have_no_code_and_the_host_hands_one_over_in_pub
         await pilot.press("f3")
         await pilot.press("f5")
         await settle(app, pilot)
-        assert shown_codes(app) == [f"{BASE}/h/{room.host_token}"]
+        assert shown_codes(app) == [f"{BASE}/h#{room.host_token}"]
         await room.claim_host(room.host_token, "newcomer")
         await room.hand_over(1, host=(room.host_token, "newcomer"))
         text = await settle(app, pilot)
@@ -263,7 +263,7 @@ async def test_a_demos_bot_seats_have_no_code_and_the_host_hands_one_over_in_pub
         assert "No phone yet: seat 2 (F3)" in text
         await pilot.press("f3")
         text = await settle(app, pilot)
-        assert shown_codes(app) == [f"{BASE}/s/{room.kiosk_view()['seat_tokens'][1]}"]
+        assert shown_codes(app) == [f"{BASE}/s#{room.kiosk_view()['seat_tokens'][1]}"]
         assert "A bot's seat has no code: the host hands it to a person on the host's page." \
             in text  # the host is claimed now: the way in is their page
 
@@ -306,4 +306,4 @@ async def test_f5_on_a_full_disk_says_on_screen_that_no_new_host_code_was_made(t
         await pilot.press("f5")
         text = await settle(app, pilot)
         assert "Sin código de anfitrión nuevo" not in text  # this time it was made
-        assert shown_codes(app) == [f"{BASE}/h/{room.host_token}"] and room.host_token != host
+        assert shown_codes(app) == [f"{BASE}/h#{room.host_token}"] and room.host_token != host

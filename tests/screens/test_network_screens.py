@@ -85,12 +85,12 @@ async def test_a_new_address_redraws_the_hosts_code_and_link(room, tmp_path):
     token = room.host_token
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
-        assert f"http://{HOME}:8080/h/{token}" in text
-        assert scanned(app, tmp_path) == [f"http://{HOME}:8080/h/{token}"]
+        assert f"http://{HOME}:8080/h#{token}" in text
+        assert scanned(app, tmp_path) == [f"http://{HOME}:8080/h#{token}"]
         address.now = HOTSPOT
         text = await until(app, pilot, lambda t: HOTSPOT in t)
-        assert f"http://{HOTSPOT}:8080/h/{token}" in text and HOME not in text
-        assert scanned(app, tmp_path) == [f"http://{HOTSPOT}:8080/h/{token}"]
+        assert f"http://{HOTSPOT}:8080/h#{token}" in text and HOME not in text
+        assert scanned(app, tmp_path) == [f"http://{HOTSPOT}:8080/h#{token}"]
 
 
 async def test_a_new_address_redraws_every_seats_code(room, tmp_path):
@@ -101,11 +101,11 @@ async def test_a_new_address_redraws_every_seats_code(room, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
         assert f"Phones reach the Pi at http://{HOME}:8080" in text
-        assert scanned(app, tmp_path) == [f"http://{HOME}:8080/s/{t}" for t in tokens]
+        assert scanned(app, tmp_path) == [f"http://{HOME}:8080/s#{t}" for t in tokens]
         address.now = HOTSPOT
         text = await until(app, pilot, lambda t: HOTSPOT in t)
         assert f"Phones reach the Pi at http://{HOTSPOT}:8080" in text and HOME not in text
-        assert scanned(app, tmp_path) == [f"http://{HOTSPOT}:8080/s/{t}" for t in tokens]
+        assert scanned(app, tmp_path) == [f"http://{HOTSPOT}:8080/s#{t}" for t in tokens]
 
 
 async def test_wifi_not_up_at_boot_says_so_until_the_pi_has_an_address(room, tmp_path):
@@ -124,7 +124,7 @@ async def test_wifi_not_up_at_boot_says_so_until_the_pi_has_an_address(room, tmp
         text = await until(app, pilot, lambda t: "No network yet" not in t)
         tokens = room.kiosk_view()["seat_tokens"]
         assert "Scan your seat's code" in text
-        assert scanned(app, tmp_path) == [f"http://{HOME}:8080/s/{t}" for t in tokens]
+        assert scanned(app, tmp_path) == [f"http://{HOME}:8080/s#{t}" for t in tokens]
 
 
 async def test_no_network_in_spanish(tmp_path):
@@ -155,7 +155,7 @@ async def test_hotspot_mode_draws_the_wifi_code_beside_the_table_code(
         # the Wi-Fi code comes first; only two seat codes would fit beside it, so the three
         # seats join from one table code, with nothing behind a page key (issue 11)
         assert codes == [wifi_join_string(settings.ssid, settings.password),
-                         f"http://{HOTSPOT}:8080/j/{room.kiosk_view()['table_token']}"]
+                         f"http://{HOTSPOT}:8080/j#{room.kiosk_view()['table_token']}"]
         assert "Seat 1  Ana" in text and "Seat 3  Cai" in text and "PgDn" not in text
         wifi = app.query_one("#join-wifi", WifiCode).region
         table = app.query_one("#table-code", TableCode).region
@@ -178,7 +178,7 @@ async def test_a_pi_with_no_network_at_boot_waits_for_its_own_hotspot(
         assert "No network yet" not in text and "Starting" not in text
         settings = load_settings(tmp_path)
         assert scanned(app, tmp_path) == [wifi_join_string(settings.ssid, settings.password),
-                                          f"http://{HOTSPOT}:8080/h/{room.host_token}"]
+                                          f"http://{HOTSPOT}:8080/h#{room.host_token}"]
 
 
 async def test_hotspot_mode_shows_the_wifi_code_on_the_start_screen_too(
@@ -191,7 +191,7 @@ async def test_hotspot_mode_shows_the_wifi_code_on_the_start_screen_too(
         await until(app, pilot, lambda t: "Wi-Fi Dark" in t)
         settings = load_settings(tmp_path)
         assert scanned(app, tmp_path) == [wifi_join_string(settings.ssid, settings.password),
-                                          f"http://{HOTSPOT}:8080/h/{room.host_token}"]
+                                          f"http://{HOTSPOT}:8080/h#{room.host_token}"]
 
 
 async def test_a_hotspot_that_fails_is_explained_and_the_lan_codes_stay(
@@ -209,7 +209,7 @@ async def test_a_hotspot_that_fails_is_explained_and_the_lan_codes_stay(
         assert ("The Pi's own Wi-Fi network did not start: Connection activation failed: "
                 "802.1X supplicant took too long to authenticate.") in " ".join(text.split())
         assert not app.query_one("#join-wifi", WifiCode).display
-        assert scanned(app, tmp_path) == [f"http://{HOME}:8080/s/{t}" for t in tokens]
+        assert scanned(app, tmp_path) == [f"http://{HOME}:8080/s#{t}" for t in tokens]
 
 
 async def test_without_networkmanager_the_kiosk_keeps_running_and_says_why(

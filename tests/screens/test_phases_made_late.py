@@ -42,7 +42,7 @@ async def test_once_up_the_kiosk_has_every_phase_and_f5_shows_a_new_host_code(tm
         await pilot.press("f5")
         text = await settle(app, pilot)
         assert app.query_one("#phases").current == "start"
-        assert f"{BASE}/h/" in text
+        assert f"{BASE}/h#" in text
 
 
 async def test_a_game_started_before_the_board_is_made_is_drawn_once_it_is(tmp_path):

@@ -73,7 +73,7 @@ async def test_each_seat_code_on_the_join_screen_scans_to_its_url(tmp_path):
         await settle(app, pilot)
         codes = drawn(app)
         assert len(codes) == 3
-        assert [scan(app, qr, tmp_path) for qr in codes] == [f"{BASE}/s/{t}" for t in tokens]
+        assert [scan(app, qr, tmp_path) for qr in codes] == [f"{BASE}/s#{t}" for t in tokens]
 
 
 @needs_zbar
@@ -89,7 +89,7 @@ async def test_the_table_code_at_120x36_scans_to_the_page_listing_every_seat(
         await settle(app, pilot)
         codes = drawn(app)
         assert [scan(app, qr, tmp_path) for qr in codes] == \
-            [f"{BASE}/j/{room.kiosk_view()['table_token']}"]
+            [f"{BASE}/j#{room.kiosk_view()['table_token']}"]
 
 
 @needs_zbar
@@ -102,4 +102,4 @@ async def test_at_240x67_every_seat_code_scans_to_its_seat_in_seat_order(tmp_pat
     async with app.run_test(size=(240, 67)) as pilot:
         await settle(app, pilot)
         codes = drawn(app)
-        assert [scan(app, qr, tmp_path) for qr in codes] == [f"{BASE}/s/{t}" for t in tokens]
+        assert [scan(app, qr, tmp_path) for qr in codes] == [f"{BASE}/s#{t}" for t in tokens]
