@@ -169,7 +169,7 @@ async def set_up(table: Table, room: Room) -> tuple[dict, list[Phone]]:
     """The host scans, fills the form and creates; takes their own seat; every other player
     scans the table code and taps their seat; the host starts."""
     began = time.perf_counter()
-    host = await table.scan(HOST, f"/h/{room.host_token}")
+    host = await table.scan(HOST, f"/h#{room.host_token}")
     await host.wait_for_selector("#setup #create")
     await host.select_option("#players", str(len(NAMES)))
     table.taps[HOST] += 2  # a native select: open it, tap the number
@@ -186,17 +186,17 @@ async def set_up(table: Table, room: Room) -> tuple[dict, list[Phone]]:
     if await visible(host, f"[data-sit='{HOST}']"):
         # the host page takes a seat for the host's phone, and becomes that seat's page
         await table.tap(HOST, host, f"[data-sit='{HOST}']")
-        await host.wait_for_url(f"**/s/{seats[HOST]['token']}*")
+        await host.wait_for_url(f"**/s#{seats[HOST]['token']}")
         phones[HOST] = Phone(host)
     else:  # the host scans the table code too: their seat in a second tab
-        tab = await table.scan(HOST, f"/j/{table_code}", page=host)
-        await table.tap(HOST, tab, f"a[href='/s/{seats[HOST]['token']}']")
+        tab = await table.scan(HOST, f"/j#{table_code}", page=host)
+        await table.tap(HOST, tab, f"a[href='/s#{seats[HOST]['token']}']")
         phones[HOST] = Phone(tab, other=host)
         phones[HOST].last = tab
     for seat in range(len(NAMES)):
         if seat != HOST:
-            page = await table.scan(seat, f"/j/{table_code}")
-            await table.tap(seat, page, f"a[href='/s/{seats[seat]['token']}']")
+            page = await table.scan(seat, f"/j#{table_code}")
+            await table.tap(seat, page, f"a[href='/s#{seats[seat]['token']}']")
             phones[seat] = Phone(page)
     for phone in phones:
         await phone.page.wait_for_selector(".lobby")

@@ -53,7 +53,7 @@ async def play(browser, out: Path, variants: list, seed: int, wanted: dict) -> N
         for seat in room.lobby["seats"]:
             context = await browser.new_context(**PHONE)
             page = await context.new_page()
-            await page.goto(f"{base}/s/{seat['token']}?idle={LONG}&shut={LONG}")
+            await page.goto(f"{base}/s?idle={LONG}&shut={LONG}#{seat['token']}")
             await page.wait_for_selector(".lobby")
             pages.append(page)
         await room.start()

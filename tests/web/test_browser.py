@@ -128,7 +128,7 @@ async def test_four_phones_play_a_game(served, browser):
         "words => document.querySelector('#message').innerText.includes(words)", arg=lobby_words)
     assert await intruder.locator("#mine").is_hidden()
 
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector("#start:not([disabled])")
     await host.click("#start")
     await showing(pages, 0)

@@ -136,7 +136,7 @@ async def test_the_index_the_board_and_the_host_form_are_accessible(served, brow
     await spanish(index)
     await audit.check(index, "index (es)")
 
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector("#create")
     await host.check("#setup [name=variant]")  # a checked box is drawn differently
     await audit.check(host, "host form")
@@ -159,12 +159,12 @@ async def test_the_seat_and_host_pages_are_accessible_through_a_game(served, bro
     audit = Audit()
     await room.new_game({"names": NAMES})
     # the table code's seat chooser (the kiosk's one code at 120x36), every seat still free
-    chooser = await phones.open(f"/j/{room.kiosk_view()['table_token']}")
+    chooser = await phones.open(f"/j#{room.kiosk_view()['table_token']}")
     await chooser.wait_for_selector("#seats a.button")
     await audit.check(chooser, "table code's seat chooser")
     await spanish(chooser)
     await audit.check(chooser, "table code's seat chooser (es)")
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     pages = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
     for page in pages:
         await page.wait_for_selector(".lobby")

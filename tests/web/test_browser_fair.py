@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import json
 import random
 import re
 
@@ -20,6 +19,7 @@ from companion.darkmoon.data import FACES
 from companion.darkmoon.errors import RulesError
 from companion.chance.fair import code, draw_value, pledge
 from companion.lang import catalogue
+from companion.web.sessions import SESSIONS_KEY
 from companion.tools.simulate import choice_for
 
 from test_browser_kit import (NAMES, PHONE, WAIT, Phones, browser, dealt,  # noqa: F401
@@ -28,12 +28,29 @@ from test_browser_kit import (NAMES, PHONE, WAIT, Phones, browser, dealt,  # noq
 EN = catalogue("en")
 
 
-async def open_seat(phones: Phones, token: str, posts: list) -> Page:
-    """A seat's page on a phone of its own, every POST it makes noted in `posts` (from its
-    very first request: the claim and its pledge)."""
+def opened(served, monkeypatch) -> list:
+    """Every sealed request the Pi opens from now on, as (its code's token, op, body): what a
+    page sent, read where only the Pi can read it (the Wi-Fi carries it sealed)."""
+    sessions = served.runner.app[SESSIONS_KEY]
+    seen: list = []
+    real = sessions.open_request
+
+    def noted(raw):
+        session, counter, message = real(raw)
+        seen.append((session.token, message["op"], message["body"]))
+        return session, counter, message
+    monkeypatch.setattr(sessions, "open_request", noted)
+    return seen
+
+
+def sent(seen: list, token: str, *ops: str) -> list:
+    """The bodies of the ops `ops` that the page holding `token` sent, in order."""
+    return [body for held, op, body in seen if held == token and op in ops]
+
+
+async def open_seat(phones: Phones, token: str) -> Page:
+    """A seat's page on a phone of its own."""
     context = await phones.browser.new_context(**PHONE)
-    context.on("request", lambda r: posts.append((r.url, json.loads(r.post_data or "{}")))
-               if r.method == "POST" else None)
     page = await context.new_page()
     page.set_default_timeout(WAIT * 1000)
     page.on("pageerror", lambda error: phones.errors.append(f"{token}: {error}"))
@@ -95,16 +112,17 @@ async def fair_section(page: Page, mine: list[str]) -> str:
     return html
 
 
-async def test_every_phone_checks_the_whole_game_by_itself_and_finds_it_fair(served, browser):
+async def test_every_phone_checks_the_whole_game_by_itself_and_finds_it_fair(served, browser,
+                                                                            monkeypatch):
     room = served.room
     room.seed = None  # the kit's room is seeded: this one deals fair, from a secret
     phones = Phones(browser, served.base)
     await room.new_game({"names": NAMES + ["Eve"]}, bots=[4])  # 2 Infected in 5: both kinds
     pending = room.room_view()["fair"]["pending"]
     commit = pending["commitment"]
-    posts: list[list] = [[] for _ in NAMES]
-    pages = [await open_seat(phones, s["token"], posts[i])
-             for i, s in enumerate(room.lobby["seats"][:4])]
+    seen = opened(served, monkeypatch)
+    tokens = [s["token"] for s in room.lobby["seats"][:4]]
+    pages = [await open_seat(phones, token) for token in tokens]
     for page in pages:
         await sealed(page)
         fair = await page.inner_text(".lobby .fair")  # the seal it saw, and its own bytes' code
@@ -115,11 +133,11 @@ async def test_every_phone_checks_the_whole_game_by_itself_and_finds_it_fair(ser
     pledged = room.lobby["fair"]["pledges"][2]
     await pages[2].reload()
     await sealed(pages[2])
-    for seat, sent in enumerate(posts):
-        claims = [body for url, body in sent if url.endswith(("/claim", "/pledge"))]
+    for seat, token in enumerate(tokens):
+        claims = sent(seen, token, "claim", "pledge")
         assert claims and {(b["commitment"], b["pledge"]) for b in claims} == \
             {(commit, room.lobby["fair"]["pledges"][seat])}, seat
-    assert len([1 for url, _ in posts[2] if url.endswith("/claim")]) == 2
+    assert len(sent(seen, tokens[2], "claim")) == 2
     assert room.lobby["fair"]["pledges"][2] == pledged
     assert room.lobby["fair"]["pledges"][4] is None  # the bot's seat: its filler
 
@@ -128,8 +146,8 @@ async def test_every_phone_checks_the_whole_game_by_itself_and_finds_it_fair(ser
     for page in pages:  # the game is on (the bot may have moved already)
         await page.wait_for_selector("body:not([data-state=lobby])[data-state]", state="attached")
     values = room.table.fair.contributions
-    for seat, sent in enumerate(posts):
-        reveals = [body for url, body in sent if url.endswith("/reveal")]
+    for seat, token in enumerate(tokens):
+        reveals = sent(seen, token, "reveal")
         assert reveals and all(b == {"commitment": commit, "value": values[seat]}
                                for b in reveals)
         assert pledge(commit, values[seat]) == room.table.fair.pledges[seat]
@@ -279,8 +297,8 @@ async def test_a_phone_shown_other_dice_than_the_records_says_the_deal_failed(se
     assert not phones.errors
 
 
-async def test_a_claim_told_the_seal_changed_looks_again_and_pledges_to_the_new_one(served,
-                                                                                      browser):
+async def test_a_claim_told_the_seal_changed_looks_again_and_pledges_to_the_new_one(
+        served, browser, monkeypatch):
     """The seal the page read is gone by the time its claim arrives (a game set up again
     meanwhile): refused, nothing taken; the page reads the room again and pledges anew."""
     room = served.room
@@ -289,10 +307,8 @@ async def test_a_claim_told_the_seal_changed_looks_again_and_pledges_to_the_new_
     stale = room.room_view()["fair"]["pending"]["commitment"]
     await room.new_game({"names": NAMES[:3]}, replace=True)
     token = room.lobby["seats"][0]["token"]
-    posts: list = []
+    seen = opened(served, monkeypatch)
     context = await browser.new_context(**PHONE)
-    context.on("request", lambda r: posts.append((r.url, json.loads(r.post_data or "{}")))
-               if r.method == "POST" else None)
     answered = []
 
     async def first_board_is_stale(route):  # the room as the page read it a moment ago
@@ -308,7 +324,7 @@ async def test_a_claim_told_the_seal_changed_looks_again_and_pledges_to_the_new_
     page.on("pageerror", lambda error: phones.errors.append(str(error)))
     await page.goto(served.base + seat_path(token))
     await sealed(page)
-    claims = [body["commitment"] for url, body in posts if url.endswith("/claim")]
+    claims = [body["commitment"] for body in sent(seen, token, "claim")]
     fresh = room.lobby["fair"]["commitment"]
     assert claims == [stale, fresh]
     mine = await page.evaluate(
@@ -317,23 +333,22 @@ async def test_a_claim_told_the_seal_changed_looks_again_and_pledges_to_the_new_
     assert not phones.errors
 
 
-async def test_the_hosts_sit_carries_the_pledge_the_seat_page_then_keeps(served, browser):
+async def test_the_hosts_sit_carries_the_pledge_the_seat_page_then_keeps(served, browser,
+                                                                        monkeypatch):
     room = served.room
     phones = Phones(browser, served.base)
     await room.new_game({"names": NAMES[:3]})
-    posts: list = []
+    seen = opened(served, monkeypatch)
     context = await browser.new_context(**PHONE)
-    context.on("request", lambda r: posts.append((r.url, json.loads(r.post_data or "{}")))
-               if r.method == "POST" else None)
     host = await context.new_page()
     host.set_default_timeout(WAIT * 1000)
     host.on("pageerror", lambda error: phones.errors.append(str(error)))
-    await host.goto(f"{served.base}/h/{room.host_token}")
+    await host.goto(f"{served.base}/h#{room.host_token}")
     await host.click("[data-sit='1']")
     await sealed(host)  # now the seat's page, on the same phone
     commit = room.lobby["fair"]["commitment"]
-    sat = [body for url, body in posts if url.endswith("/seat")]
-    claims = [body for url, body in posts if "/api/seat/" in url and url.endswith("/claim")]
+    sat = sent(seen, room.host_token, "sit")
+    claims = sent(seen, room.lobby["seats"][1]["token"], "claim")
     pledged = room.lobby["fair"]["pledges"][1]
     assert sat == [{"seat": 1, "commitment": commit, "pledge": pledged}]
     assert claims == [{"commitment": commit, "pledge": pledged}]  # the same bytes, kept
@@ -346,7 +361,9 @@ async def test_a_phone_that_could_not_show_its_bytes_in_time_says_it_cannot_vouc
     with the fixed filler for its seat and its pledge, and the phone says so, not "fair"."""
     room, phones, pages = await sealed_table(served, browser)
     room.reveal_wait = 1.0
-    await pages[2].route("**/reveal", lambda route: route.abort())
+    # Every sealed request of that phone is lost (the Wi-Fi carries no op's name to pick
+    # the reveal out by): its stream still shows the game.
+    await pages[2].route("**/api/sealed", lambda route: route.abort())
     await room.start()
     await dealt(room)
     assert room.table.fair.sources == ["phone", "phone", "filler"]

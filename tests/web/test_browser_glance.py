@@ -7,7 +7,7 @@ with an Uninfected seat's (the deal records the statuses as a shuffle: swapping 
 and their status facts changes nothing else). Room B replays them at start, as after a power
 cut. Both tables then get the same commands in lockstep (a seeded game draws the same dice
 for the same state), so the two games differ only in who holds which card. The observed
-seat's page is open in Chromium on both servers, under the same phone cookie; the seat taps
+seat's page is open in Chromium on both servers, as the same phone (its secret); the seat taps
 only options legal in both games (never the reveal), on both pages, and at each of its
 decisions everything visible on the two pages is compared: text, and every visible
 element's tag, attributes and box.
@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import difflib
+import json
 import random
 import secrets
 
@@ -31,7 +32,7 @@ from companion.darkmoon.data import UNINFECTED
 from companion.lang import catalogue
 from companion.core.room import SETTING, Room
 from companion.core.store import EventStore
-from companion.web.requests import COOKIE
+from companion.web.sealing import phone_id
 from companion.web.server import start_server
 
 from test_browser_decisions import on_screen
@@ -108,11 +109,13 @@ class Twin:
 
     async def open(self, browser, phone: str, token: str) -> None:
         self.context = await browser.new_context(**PHONE)
-        await self.context.add_cookies([{"name": COOKIE, "value": phone, "url": self.base}])
+        # the phone's secret, kept as a page keeps it: the same phone on both servers
+        await self.context.add_init_script(
+            f"localStorage.setItem('dm_phone_key', {json.dumps(phone)})")
         self.page = await self.context.new_page()
         self.page.set_default_timeout(WAIT * 1000)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        await self.page.goto(f"{self.base}/s/{token}?idle={LONG}&shut={LONG}")
+        await self.page.goto(f"{self.base}/s?idle={LONG}&shut={LONG}#{token}")
 
     async def close(self) -> None:
         if self.context is not None:
@@ -139,7 +142,7 @@ async def twins(tmp_path, browser):
         tokens = a.room.kiosk_view()["seat_tokens"]
         phones = [secrets.token_urlsafe(16) for _ in names]
         for token, phone in zip(tokens, phones):
-            await a.room.claim_seat(token, phone)
+            await a.room.claim_seat(token, phone_id(phone))
         await a.room.start()
         game = a.room.table.game_id
         observed = next(i for i, s in enumerate(a.room.table.state.seats) if s.infected)

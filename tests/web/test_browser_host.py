@@ -6,14 +6,14 @@ import random
 from companion.lang import catalogue
 from companion.tools.simulate import choice_for
 
-from test_browser_kit import (NAMES, Phones, browser, peek, private_html, seat_path, served,  # noqa: F401
-                              showing, word)
+from test_browser_kit import (NAMES, Phones, browser, peek, private_html, sealed_op,  # noqa: F401
+                              seat_path, served, showing, word)
 
 
 async def test_host_sets_up_starts_corrects_and_rebinds(served, browser):
     room = served.room
     phones = Phones(browser, served.base)
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector("#setup #create")
     await host.select_option("#players", "3")
     for i, name in enumerate(["Ana", "Ben", "Cai"]):
@@ -118,7 +118,7 @@ async def test_host_corrects_command_quarantine_lost_dice_and_events_in_both_lan
     for seat in room.lobby["seats"]:
         await room.claim_seat(seat["token"], f"phone-{seat['token']}")
     await room.start()
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector('.board[data-state="0"]')
     while room.table.state.pending.kind != "action":  # the first event is placed
         g = room.table.state
@@ -179,7 +179,7 @@ async def test_play_again_deals_a_new_game_to_the_same_phones_and_the_form_remem
     seats; and a host page opened later offers the last table's names."""
     room = served.room
     phones = Phones(browser, served.base)
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector("#setup #create")
     for i, name in enumerate(NAMES):
         await host.fill(f"[name=name-{i}]", name)
@@ -218,16 +218,15 @@ async def test_the_host_saves_the_whole_game_record_only_once_the_game_is_over(s
     every secret: refused, and only the host's phone may fetch it at all."""
     room = served.room
     phones = Phones(browser, served.base)
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector("#setup #create")
     await room.new_game({"names": NAMES})
     seats = [await phones.open(seat_path(s["token"])) for s in room.lobby["seats"]]
     await host.wait_for_selector("#start:not([disabled])")
     await host.click("#start")
     await showing(seats, 0)
-    record = f"{served.base}/api/host/{room.host_token}/record"
-    early = await host.request.get(record)
-    assert early.status == 409 and (await early.json())["error"]["code"] == "not_ready"
+    early = await sealed_op(host, room.host_token, "record")
+    assert (early.get("status"), early.get("code")) == (409, "not_ready")
     assert not await host.locator("#record").count()
 
     rng = random.Random(1)
@@ -257,8 +256,8 @@ async def test_the_host_saves_the_whole_game_record_only_once_the_game_is_over(s
 
     # A seat's phone and a stranger are refused, even after the game.
     for page in (seats[0], await phones.open("/board")):
-        refused = await page.request.get(record)
-        assert refused.status == 403 and "status" not in await refused.text()
+        refused = await sealed_op(page, room.host_token, "record")
+        assert refused.get("status") == 403 and "data" not in refused
     assert phones.errors == []
 
 
@@ -267,7 +266,7 @@ async def test_the_host_ticks_shadow_corporation_and_its_cards_appear(served, br
     and final events are offered only then, and the game is dealt with the expansion."""
     room = served.room
     phones = Phones(browser, served.base)
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector("#setup #create")
     options = "[name=character-0] option"
     assert "serene" not in await host.locator(options).evaluate_all(
@@ -300,7 +299,7 @@ async def test_a_correction_picked_survives_the_board_moving_on(served, browser)
     picked but not yet set stays picked (a seat playing meanwhile must not undo it)."""
     room = served.room
     phones = Phones(browser, served.base)
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await room.new_game({"names": NAMES})
     for i, seat in enumerate(room.lobby["seats"]):
         await room.claim_seat(seat["token"], f"phone-{i}")

@@ -4,7 +4,9 @@ buttons); that opens the seat's page, which claims the seat as its own code woul
 from __future__ import annotations
 
 import aiohttp
+import pytest
 
+from companion.web.client import Refused, SealedPhone
 from test_browser_kit import Phones, browser, served  # noqa: F401
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
@@ -13,7 +15,7 @@ NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 async def test_one_table_code_lists_every_seat_in_order_and_a_tap_claims_it(served, browser):
     room = served.room
     await room.new_game({"names": NAMES}, bots=[6])
-    table = f"/j/{room.kiosk_view()['table_token']}"
+    table = f"/j#{room.kiosk_view()['table_token']}"
     phones = Phones(browser, served.base)
     cai = await phones.open(table)
     choices = cai.locator("#seats li")
@@ -23,11 +25,11 @@ async def test_one_table_code_lists_every_seat_in_order_and_a_tap_claims_it(serv
     tokens = [s["token"] for s in room.lobby["seats"]]
     # a bot's seat is no phone's to take: listed, with no link and no code
     assert [await a.get_attribute("href") for a in await cai.locator("#seats a").all()] == \
-        [f"/s/{t}" for t in tokens[:6]]
+        [f"/s#{t}" for t in tokens[:6]]
     assert tokens[6] not in await cai.content()
     await cai.get_by_role("link", name="Seat 3 Cai").click()
     await cai.wait_for_selector(".lobby")  # Cai's seat page: the seat is claimed
-    assert cai.url == f"{served.base}/s/{tokens[2]}"
+    assert cai.url == f"{served.base}/s#{tokens[2]}"
     assert room.room_view()["seats"][2]["claimed"]
 
     ben = await phones.open(table)  # the same code, a moment later
@@ -48,19 +50,17 @@ async def test_a_wrong_table_code_shows_nothing_and_says_so(served, browser):
     room = served.room
     await room.new_game({"names": NAMES[:3]})
     phones = Phones(browser, served.base)
-    page = await phones.open("/j/" + "A" * 22)
+    page = await phones.open("/j#" + "A" * 22)
     await page.wait_for_selector(".message.error")
     assert "not the code of the game on the kiosk now" in await page.inner_text("#message")
     assert await page.locator("#seats li").count() == 0
     async with aiohttp.ClientSession() as stranger:
-        async with stranger.get(f"{served.base}/api/join/{'A' * 22}") as answer:
-            assert answer.status == 404
-            assert (await answer.json())["error"]["code"] == "unknown_token"
+        with pytest.raises(Refused) as refused:  # the Pi knows no code with that id
+            await SealedPhone(stranger, served.base, "A" * 22).ok("seats")
+        assert (refused.value.status, refused.value.code) == (404, "unknown_token")
         table = room.kiosk_view()["table_token"]
         await room.claim_seat(room.lobby["seats"][0]["token"], "phone-ana")
-        async with stranger.get(f"{served.base}/api/join/{table}") as answer:
-            assert answer.headers["Cache-Control"] == "no-store"  # it carries seat tokens
-            seats = (await answer.json())["seats"]
+        seats = (await SealedPhone(stranger, served.base, table).ok("seats"))["seats"]
     # a claimed seat's token never leaves the Pi again; the free ones are what the kiosk shows
     assert [s["token"] for s in seats] == [None] + [s["token"]
                                                     for s in room.lobby["seats"][1:]]
@@ -70,7 +70,7 @@ async def test_a_wrong_table_code_shows_nothing_and_says_so(served, browser):
 async def test_once_every_seat_has_a_phone_the_table_code_says_so(served, browser):
     room = served.room
     await room.new_game({"names": NAMES[:3]})
-    table = f"/j/{room.kiosk_view()['table_token']}"
+    table = f"/j#{room.kiosk_view()['table_token']}"
     for seat, s in enumerate(room.lobby["seats"]):
         await room.claim_seat(s["token"], f"phone-{seat}")
     phones = Phones(browser, served.base)

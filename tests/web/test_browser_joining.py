@@ -10,8 +10,8 @@ import asyncio
 from companion.lang import catalogue
 
 from test_browser_a11y import Audit
-from test_browser_kit import (NAMES, PHONE, WAIT, Phones, browser, seat_path,  # noqa: F401
-                              seated_pages, served, showing, word)
+from test_browser_kit import (NAMES, PHONE, WAIT, Phones, browser, sealed_op,  # noqa: F401
+                              seat_path, seated_pages, served, showing, word)
 
 SEVEN = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 LOBBY_TAKEN = catalogue("en")["phone.error.seat_claimed_lobby"]
@@ -33,7 +33,7 @@ async def test_a_wrong_seat_is_left_and_its_player_takes_it_with_the_same_table_
     await room.new_game({"names": SEVEN})
     codes = [s["token"] for s in room.lobby["seats"]]
     table_token = room.kiosk_view()["table_token"]
-    table = f"/j/{table_token}"
+    table = f"/j#{table_token}"
     phones = Phones(browser, served.base)
     cai = await phones.open(table)
     await cai.get_by_role("link", name="Seat 3 Cai").click()
@@ -58,7 +58,7 @@ async def test_a_wrong_seat_is_left_and_its_player_takes_it_with_the_same_table_
 
     # One tap gives it back: Ana is on the seat list again, with the same table code
     await ana.click("#leave")
-    await ana.wait_for_url(f"{served.base}{table}?left=2")
+    await ana.wait_for_url(f"{served.base}/j?left=2#{table_token}")
     await ana.get_by_role("link", name="Seat 2 Ben").wait_for()
     assert await ana.inner_text("#message") == \
         "You left seat 2: it is free again for its player. Tap your own seat."
@@ -70,25 +70,25 @@ async def test_a_wrong_seat_is_left_and_its_player_takes_it_with_the_same_table_
     assert "not joined yet" in await cai.inner_text(".lobby li:nth-child(2)")
     await ana.get_by_role("link", name="Seat 1 Ana").click()
     await ana.wait_for_selector("#lobby-you")
-    assert ana.url == f"{served.base}/s/{codes[0]}"
+    assert ana.url == f"{served.base}/s#{codes[0]}"
     assert await ana.inner_text("#who") == "Ana"
 
     # Ben never scans again: back to the list he had, and his seat is his
     await ben.click("#back-to-seats")
     await ben.get_by_role("link", name="Seat 2 Ben").click()
     await ben.wait_for_selector("#lobby-you")
-    assert ben.url == f"{served.base}/s/{codes[1]}"
+    assert ben.url == f"{served.base}/s#{codes[1]}"
     await until(lambda: room.lobby["seats"][1]["phone"] is not None)
     # nobody's code changed; Cai never left the page the first tap opened
     assert [s["token"] for s in room.lobby["seats"]] == codes
-    assert cai.url == f"{served.base}/s/{codes[2]}"
+    assert cai.url == f"{served.base}/s#{codes[2]}"
     assert await cai.locator(".message.error").count() == 0
     await cai.wait_for_selector(".lobby li:nth-child(1).joined")
     await cai.wait_for_selector(".lobby li:nth-child(2).joined")
     # the page Ana left behind does not come back to take Ben's seat again
     holders = [s["phone"] for s in room.lobby["seats"]]
     await ana.go_back()
-    await ana.wait_for_url(f"{served.base}{table}?left=2")
+    await ana.wait_for_url(f"{served.base}/j?left=2#{table_token}")
     await ana.get_by_role("link", name="Seat 4 Dee").wait_for()
     assert [s["phone"] for s in room.lobby["seats"]] == holders
     assert phones.errors == []
@@ -134,8 +134,8 @@ async def open_watched(phones: Phones, path: str):
     page = await context.new_page()
     page.set_default_timeout(WAIT * 1000)
     page.on("pageerror", lambda error: phones.errors.append(f"{path}: {error}"))
-    async with page.expect_response(lambda r: r.url.endswith("/host")):
-        await page.goto(phones.base + path)
+    await page.goto(phones.base + path)
+    await page.wait_for_selector("body[data-host]", state="attached")
     return page
 
 
@@ -150,7 +150,7 @@ DRAWER = """() => {
 async def test_a_host_who_plays_does_both_on_one_page_and_sees_no_secret(served, browser):
     room = served.room
     phones = Phones(browser, served.base)
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector("#setup #create")
     await host.select_option("#players", "4")
     for i, name in enumerate(NAMES):
@@ -163,7 +163,7 @@ async def test_a_host_who_plays_does_both_on_one_page_and_sees_no_secret(served,
     # The host plays Ana: one tap, and this page becomes Ana's seat page
     await host.click("[data-sit='0']")
     code = room.lobby["seats"][0]["token"]
-    await host.wait_for_url(f"{served.base}/s/{code}")
+    await host.wait_for_url(f"{served.base}/s#{code}")
     await host.wait_for_selector("#host-drawer[open] #start[disabled]")
     assert room.lobby["seats"][0]["phone"] == room.host_phone
     assert await host.inner_text("#lobby-you") == "This phone is seat 1: Ana."
@@ -212,9 +212,8 @@ async def test_a_host_who_plays_does_both_on_one_page_and_sees_no_secret(served,
     await room.new_host_code()  # the host role moves to the other seat's phone
     await host.wait_for_selector("#host-drawer", state="detached")  # and leaves this page
     page = others[other - 1]
-    answer = await page.evaluate(
-        f"fetch('/api/host/{room.host_token}/claim', {{method: 'POST'}}).then((r) => r.status)")
-    assert answer == 200
+    answer = await sealed_op(page, room.host_token, "claim")
+    assert answer == {"data": {"host": True}}
     await page.reload()
     await page.wait_for_selector("#host-drawer #host-page", state="attached")
     await page.wait_for_selector("#host-drawer .corrections-box details", state="attached")
@@ -228,16 +227,16 @@ async def test_a_host_who_plays_does_both_on_one_page_and_sees_no_secret(served,
 async def test_the_hosts_page_leads_to_the_seat_it_plays(served, browser):
     room = served.room
     phones = Phones(browser, served.base)
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector("#setup #create")
     await room.new_game({"names": NAMES})
     await host.click("[data-sit='2']")
     code = room.lobby["seats"][2]["token"]
-    await host.wait_for_url(f"{served.base}/s/{code}")
+    await host.wait_for_url(f"{served.base}/s#{code}")
     await host.wait_for_selector("#host-drawer #host-page")
     await host.click("#host-drawer #host-page")  # back on the host's page, in the same tab
     await host.wait_for_selector("#my-seat")
-    assert await host.get_attribute("#my-seat", "href") == f"/s/{code}"
+    assert await host.get_attribute("#my-seat", "href") == f"/s#{code}"
     assert await host.locator("[data-sit]").count() == 0
     assert "Cai" in await host.inner_text("#my-seat")
     assert phones.errors == []

@@ -1,7 +1,7 @@
 """What the browser tests share: Debian's Chromium through Playwright, phones (one browser
-context each, so each keeps its own cookie), and a real Room on a real SQLite file behind the
-real web server on a loopback port. This file holds no test; it is named so that it sits with
-the tests it serves.
+context each, so each keeps its own secret in its localStorage), and a real Room on a real
+SQLite file behind the real web server on a loopback port. This file holds no test; it is
+named so that it sits with the tests it serves.
 """
 from __future__ import annotations
 
@@ -33,7 +33,21 @@ AWAKE = "?idle=3600000"
 
 
 def seat_path(token: str) -> str:
-    return f"/s/{token}{AWAKE}"
+    return f"/s{AWAKE}#{token}"
+
+
+# An op on a code, sent sealed from inside a page as that page's phone (its own
+# localStorage secret), with the page's own seal.js: {"data": answer} or the refusal's
+# {"status", "code", "message"}.
+SEALED_OP = """async ([token, op, body]) => {
+  const { openCode } = await import('/static/seal.js');
+  try { return { data: await openCode(token).call(op, body || {}) }; }
+  catch (e) { return { status: e.status, code: e.code, message: e.message }; }
+}"""
+
+
+async def sealed_op(page: Page, token: str, op: str, body: dict | None = None) -> dict:
+    return await page.evaluate(SEALED_OP, [token, op, body])
 
 
 def word(kind: str, ident: str, lang: str = "en") -> str:
@@ -92,7 +106,8 @@ async def browser():
 
 
 class Phones:
-    """Open pages, each in its own context (its own cookie jar), and any script error."""
+    """Open pages, each in its own context (its own storage: its own phone), and any script
+    error."""
 
     def __init__(self, browser: Browser, base: str, locale: str | None = None):
         self.browser = browser

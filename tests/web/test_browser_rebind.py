@@ -8,7 +8,7 @@ from test_browser_kit import (Phones, browser, seat_path, seated_pages, served, 
 
 async def seated(served, phones):
     room = served.room
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector("#setup #create")
     return room, host, await seated_pages(room, phones)
 
@@ -55,7 +55,7 @@ async def test_the_host_hands_a_bots_seat_to_a_person_and_every_phone_hears_of_i
     from test_browser_kit import NAMES, WAIT
     room = served.room
     phones = Phones(browser, served.base)
-    host = await phones.open(f"/h/{room.host_token}")
+    host = await phones.open(f"/h#{room.host_token}")
     await host.wait_for_selector("#setup #create")
     await room.new_game({"names": NAMES}, bots=[3])
     old = room.lobby["seats"][3]["token"]

@@ -1,5 +1,9 @@
 // What every page shares: the word catalogue, JSON calls, the live stream with reconnects,
 // and a tiny element builder. No framework: the Pi serves these files as they are.
+// A code's own traffic (a seat's, the host's, the table's) is sealed (seal.js).
+import { openCode, Refused } from "./seal.js";
+
+export { Refused };
 
 const LANG_KEY = "dm_lang";
 let words = {};
@@ -57,15 +61,8 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-export class Refused extends Error {
-  constructor(code, message, status) {
-    super(message);
-    this.code = code;
-    this.status = status;
-  }
-}
-
-// JSON in, JSON out; a refusal ({"error": {code, message}}) becomes a Refused error.
+// JSON in, JSON out, for what stays public (the board, the choices, a fair record); a
+// refusal ({"error": {code, message}}) becomes a Refused error.
 export async function call(method, url, body) {
   let response;
   try {
@@ -91,10 +88,86 @@ export function withLang(url) {
   return url + (url.includes("?") ? "&" : "?") + "lang=" + lang;
 }
 
-// The live view. EventSource retries by itself, but iOS Safari drops sockets while the
-// phone sleeps without any close event: on wake (visibilitychange, pageshow, online) the
-// stream is opened again and the whole payload fetched, so nothing depends on a stale socket.
-export function live({ getUrl, eventsUrl, onView, onNotice, onError }) {
+// The code in this page's address, after "#": a browser never sends it (seal.js).
+export function tokenFromHash() {
+  try {
+    return decodeURIComponent(location.hash.replace(/^#/, ""));
+  } catch (error) {
+    return location.hash.replace(/^#/, "");
+  }
+}
+
+// This page's code, opened for sealed calls: `code.call(op, body)` gives what the op answers
+// or throws a Refused, as call() does. Another code put in the address (a link to another
+// seat, a code typed in) is another page: it loads afresh.
+export function pageCode() {
+  const token = tokenFromHash();
+  addEventListener("hashchange", () => { if (tokenFromHash() !== token) location.reload(); });
+  return codeFor(token);
+}
+
+export function codeFor(token) {
+  return openCode(token, { lang: () => lang, say: t });
+}
+
+// The live view: of a code (`code`: its sealed stream and its `view` op), or of the board
+// (`getUrl`, `eventsUrl`: public). iOS Safari drops sockets while the phone sleeps without
+// any close event: on wake (visibilitychange, pageshow, online) the stream is opened again and
+// the whole payload fetched, so nothing depends on a stale socket.
+export function live(options) {
+  return options.code ? liveCode(options) : liveBoard(options);
+}
+
+function liveCode({ code, onView, onNotice, onError }) {
+  const heard = announcer(onView);
+  let stream = null;
+  let stopped = false;
+
+  async function refresh() {
+    try {
+      heard(await code.call("view"));
+    } catch (error) {
+      if (!stopped) onError(error);
+    }
+  }
+
+  function open() {
+    if (stream) {
+      stream.reopen();  // the new stream opens before the old one closes
+      return;
+    }
+    stream = code.live({
+      onMessage: (message) => {
+        heard(message.view);
+        for (const notice of message.notices || []) onNotice && onNotice(notice);
+      },
+      // The Pi ended a stream this phone may no longer read (its seat was re-bound): stop
+      // here rather than reconnect into the same refusal; a wake-up tries again.
+      onRefused: (error) => onError(error),
+      // A stream that could not open (the Pi away, a ticket refused): ask for the payload to
+      // learn why; seal.js opens a new stream a little later by itself, as it does, untold,
+      // after a stream that dropped (the new one brings the whole payload).
+      onBroken: () => refresh(),
+    });
+  }
+
+  function wake() {
+    if (stopped || document.visibilityState === "hidden") return;
+    open();
+    refresh();
+  }
+
+  document.addEventListener("visibilitychange", wake);
+  window.addEventListener("pageshow", (event) => { if (event.persisted) wake(); });
+  window.addEventListener("online", wake);
+  open();
+  return {
+    reopen: wake, refresh,
+    stop: () => { stopped = true; if (stream) stream.close(); },
+  };
+}
+
+function liveBoard({ getUrl, eventsUrl, onView, onNotice, onError }) {
   let source = null;
   let retry = null;
   const heard = announcer(onView);
@@ -200,8 +273,4 @@ export function toast(message, kind = "info") {
   box.append(note);
   setTimeout(() => note.remove(), 6000);
   return note;
-}
-
-export function tokenFromPath() {
-  return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 }

@@ -115,8 +115,9 @@ export async function withPledge(send, seat = null) {
 // --- the seat page's part: pledge, reveal, remember what it was shown, check at game over ---
 
 export class FairPhone {
-  constructor(api, changed) {
-    this.api = api;
+  // `code`: the seat's code (seal.js): its claim, pledge and reveal are sealed ops.
+  constructor(code, changed) {
+    this.code = code;
     this.changed = changed;  // the page draws again when a check ends
     this.seat = null;
     this.busy = new Set();   // requests in flight, by "pledge:<commitment>"/"reveal:<commitment>"
@@ -129,14 +130,14 @@ export class FairPhone {
   // The claim, with this phone's pledge for the seal waiting (kept before it is sent).
   async claim() {
     try {
-      const { answer } = await withPledge((body) => call("POST", `${this.api}/claim`, body));
+      const { answer } = await withPledge((body) => this.code.call("claim", body));
       this.seat = answer.seat;
     } catch (error) {
       // Reopened in a browser that keeps nothing (storage refused): its bytes of before are
       // gone and the seat's first pledge stands, so it claims without one (its seat gets the
       // filler, as for a phone that gave nothing).
       if (!(storageRefused && error.code === "bad_request")) throw error;
-      this.seat = (await call("POST", `${this.api}/claim`, {})).seat;
+      this.seat = (await this.code.call("claim", {})).seat;
     }
   }
 
@@ -180,7 +181,7 @@ export class FairPhone {
 
   pledge(pending, seat) {
     const entry = keep(pending, seat);
-    this.once(`pledge:${entry.commitment}`, () => call("POST", `${this.api}/pledge`,
+    this.once(`pledge:${entry.commitment}`, () => this.code.call("pledge",
       { commitment: entry.commitment, pledge: entry.pledge }));
   }
 
@@ -199,7 +200,7 @@ export class FairPhone {
     const kept = Array.isArray(entry.pledges) ? entry
       : write({ ...entry, seat, pledges: pending.pledges.slice() });
     this.once(`reveal:${kept.commitment}`, async () => {
-      await call("POST", `${this.api}/reveal`, { commitment: kept.commitment, value: kept.value });
+      await this.code.call("reveal", { commitment: kept.commitment, value: kept.value });
       write({ ...keptFor(kept.commitment), opened: true });  // the Pi has its bytes
     });
   }

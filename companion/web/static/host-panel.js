@@ -3,16 +3,16 @@
 // start, play again, the game record and the corrections. Everything here comes from the host
 // payload, which is the public board only: the host is a player and sees nothing secret, and
 // a host's seat page shows the same controls whatever the host's own status card says.
-import { call, chosenLang, el, t, toast, withLang } from "./common.js";
+import { call, codeFor, el, live, t, toast } from "./common.js";
 import { correctionsPanel } from "./corrections.js";
 import { withPledge } from "./fair-phone.js";
 
-// A host's POST to `${api}/${path}`: a refusal is said in a toast (a stale state is only
-// fetched again by `stale`), and the answer is null.
-export function hostPost(api, stale) {
-  return async (path, body) => {
+// A host's op on the host code (`code`, seal.js): a refusal is said in a toast (a stale
+// state is only fetched again by `stale`), and the answer is null.
+export function hostPost(code, stale) {
+  return async (op, body) => {
     try {
-      return await call("POST", `${api}/${path}`, body);
+      return await code.call(op, body);
     } catch (error) {
       if (error.code === "stale_state") stale();
       else toast(error.message, "error");
@@ -23,12 +23,12 @@ export function hostPost(api, stale) {
 
 // The seats panel and its buttons. `redraw()` draws the page again (a first tap arms a
 // button); `seatPage`: drawn on the host's own seat page rather than the host's page.
-export function hostControls(api, post, redraw, { seatPage = false } = {}) {
+export function hostControls(code, post, redraw, { seatPage = false } = {}) {
   // The seat's re-bind or hand-over waiting for a second, confirming tap: "rebind:2"
   let confirming = null;
 
   // A button that acts on a seat only at a second tap: the first arms it (in red), the
-  // second posts `route` and says `done`. The words are phone.host.<key> and <key>_confirm.
+  // second sends op `route` and says `done`. The words are phone.host.<key> and <key>_confirm.
   function twoTaps(s, route, key, done) {
     const id = `${route}:${s.seat}`;
     const armed = confirming === id;
@@ -54,12 +54,12 @@ export function hostControls(api, post, redraw, { seatPage = false } = {}) {
         if (!globalThis.DarkMoonFair) await import("./fair-check.js");
         let sat = null;
         try {
-          sat = (await withPledge((fair) => call("POST", `${api}/seat`, { seat: s.seat, ...fair }),
+          sat = (await withPledge((fair) => code.call("sit", { seat: s.seat, ...fair }),
                                   s.seat)).answer;
         } catch (error) {
           toast(error.message, "error");
         }
-        if (sat) location.assign(`/s/${encodeURIComponent(sat.token)}`);
+        if (sat) location.assign(`/s#${encodeURIComponent(sat.token)}`);
       } }, t("phone.host.sit"));
   }
 
@@ -82,7 +82,7 @@ export function hostControls(api, post, redraw, { seatPage = false } = {}) {
     const parts = [el("h2", {}, t("phone.host.seats"))];
     if (sitting && !seatPage) {
       parts.push(el("p", {}, el("a", { class: "button primary", id: "my-seat",
-                                       href: `/s/${encodeURIComponent(mine.token)}` },
+                                       href: `/s#${encodeURIComponent(mine.token)}` },
                                 t("phone.host.my_seat", { name: room.seats[mine.seat].name }))),
                  el("p", { class: "hint" }, t("phone.host.my_seat_hint")));
     } else if (!seatPage && room.seats.some((s) => !s.claimed && !s.bot)) {
@@ -99,8 +99,8 @@ export function hostControls(api, post, redraw, { seatPage = false } = {}) {
                     t(held ? "phone.host.again_hint" : "phone.host.again_waits")),
                  // Every roll, card and vote in words, in this phone's language: only after
                  // the game, when nothing is secret any more (the server refuses it before).
-                 el("a", { class: "button", id: "record", download: "",
-                           href: `${api}/record?lang=${chosenLang()}` }, t("phone.host.save_record")),
+                 el("button", { type: "button", id: "record", onclick: () => saveRecord(code) },
+                    t("phone.host.save_record")),
                  el("p", { class: "hint" }, t("phone.host.record_hint")));
     }
     if (room.phase === "join") {
@@ -116,22 +116,44 @@ export function hostControls(api, post, redraw, { seatPage = false } = {}) {
   return { seatsPanel };
 }
 
+// The game record, fetched sealed (op `record`, in the page's language) and saved as the
+// text file the Pi names: a Blob and a link with `download`, clicked once.
+async function saveRecord(code) {
+  let record;
+  try {
+    record = await code.call("record");
+  } catch (error) {
+    toast(error.message, "error");
+    return;
+  }
+  const url = URL.createObjectURL(new Blob([record.text], { type: "text/plain;charset=utf-8" }));
+  const link = el("a", { href: url, download: record.name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
 // --- the host's own seat page: the host controls in a drawer ---
 
-// Called once the seat page has claimed its seat (`seatApi`: /api/seat/<token>). Only the
-// phone that hosts gets a host code back; any other seat's page gets none and shows nothing.
-export async function hostDrawer(seatApi) {
+// Called once the seat page has claimed its seat (`seatCode`: its code, seal.js). Only the
+// phone that hosts gets a host code back (sealed, as every code); any other seat's page gets
+// none and shows nothing. The drawer opens a session of its own with the host code.
+export async function hostDrawer(seatCode) {
   let host = null;
   try {
-    host = (await call("GET", `${seatApi}/host`)).host;
+    host = (await seatCode.call("host")).host;
   } catch (error) {
+    document.body.dataset.host = "unknown";
     return;  // the seat page says what went wrong
   }
+  // Whether this phone hosts, once asked: for anyone checking the page (tests, support).
+  document.body.dataset.host = host ? "yes" : "no";
   if (!host) return;
-  const api = `/api/host/${encodeURIComponent(host)}`;
+  const code = codeFor(host);
   let payload = null;
   let choices = null;
-  let source = null;
+  let stream = null;
   let mine = { seat: null };
   const drawer = el("details", { id: "host-drawer", class: "host-drawer" });
   const summary = el("summary", { id: "host-toggle" });
@@ -140,18 +162,15 @@ export async function hostDrawer(seatApi) {
   const anchor = document.getElementById("mine");
   anchor.parentNode.insertBefore(drawer, anchor);
 
-  // The payload fetched again: a stale correction, or a stream that broke. Refused (the host
-  // role moved, the game was replaced), the drawer goes; offline, it waits to reconnect.
-  const refresh = async () => {
-    try {
-      payload = await call("GET", withLang(api));
-      draw();
-    } catch (error) {
-      if (error.status === 403 || error.status === 404) gone();
-    }
+  // A refusal (the host role moved, the game was replaced, the host code is no more): the
+  // drawer goes; offline, it waits to reconnect.
+  const failed = (error) => {
+    if (error.status === 403 || error.status === 404) gone();
   };
-  const post = hostPost(api, refresh);
-  const controls = hostControls(api, post, () => draw(), { seatPage: true });
+  // The payload fetched again: a stale correction.
+  const refresh = () => (stream ? stream.refresh() : undefined);
+  const post = hostPost(code, refresh);
+  const controls = hostControls(code, post, () => draw(), { seatPage: true });
 
   let first = true;
 
@@ -174,7 +193,8 @@ export async function hostDrawer(seatApi) {
     const details = corrections.querySelector("details");
     if (details) details.open = wasOpen;
     body.replaceChildren(...controls.seatsPanel(payload, mine), corrections,
-      el("p", {}, el("a", { class: "button", id: "host-page", href: `/h/${encodeURIComponent(host)}` },
+      el("p", {}, el("a", { class: "button", id: "host-page",
+                            href: `/h#${encodeURIComponent(host)}` },
                      t("phone.host.open_host_page"))),
       el("p", { class: "hint" }, t("phone.host.open_host_page_hint")));
   }
@@ -182,37 +202,20 @@ export async function hostDrawer(seatApi) {
   // The host's role or the game may change under it (a new host code made at the Pi, a
   // game replaced): the drawer then goes, and the seat page goes on as any seat's.
   function gone() {
-    if (source) source.close();
+    if (stream) stream.stop();
     drawer.remove();
-  }
-
-  function open() {
-    if (source) source.close();
-    source = new EventSource(withLang(`${api}/events`));
-    source.addEventListener("view", (event) => {
-      payload = JSON.parse(event.data);
-      draw();
-    });
-    source.addEventListener("refused", gone);
-    source.onerror = () => {
-      if (source.readyState !== EventSource.CLOSED) return;  // the browser reconnects itself
-      refresh();
-      setTimeout(() => { if (drawer.isConnected) open(); }, 3000);
-    };
   }
 
   try {
     choices = await call("GET", "/api/choices");
-    const sat = await call("GET", `${api}/seat`);
+    const sat = await code.call("my_seat");
     mine = { seat: sat.seat, token: sat.token };
   } catch (error) {
     // the corrections and the seat marked as this phone's wait for a later visit
   }
-  open();
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && drawer.isConnected) open();
-  });
+  // Its own sealed stream, woken with the page (common.js live).
+  stream = live({ code, onView: (data) => { payload = data; draw(); }, onError: failed });
   // The page's EN/ES toggle: the drawer follows the language the page is read in.
-  new MutationObserver(() => { if (drawer.isConnected) { draw(); open(); } })
+  new MutationObserver(() => { if (drawer.isConnected) { draw(); stream.reopen(); } })
     .observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
 }

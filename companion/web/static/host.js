@@ -3,14 +3,14 @@
 // public view only: the host is also a player and sees nothing secret here. A host who plays
 // takes their seat here ("I play this seat"): this page then becomes that seat's page, which
 // holds the same controls (host-panel.js), so one page does both jobs.
-import { call, chosenLang, el, label, langToggle, live, loadLang, t, toast,
-         tokenFromPath, Refused } from "./common.js";
+import { call, chosenLang, el, label, langToggle, live, loadLang, pageCode, t, toast,
+         Refused } from "./common.js";
 import { board, setFaces } from "./board-view.js";
 import { correctionsPanel } from "./corrections.js";
 import { hostControls, hostPost } from "./host-panel.js";
 
-const token = tokenFromPath();
-const api = `/api/host/${encodeURIComponent(token)}`;
+// The host code, from the address after "#": everything this page says to the Pi is sealed.
+const code = pageCode();
 let payload = null;
 let choices = null;
 let stream = null;
@@ -19,8 +19,8 @@ let expansionOn = false;  // Shadow Corporation ticked: its characters and final
 
 const $ = (id) => document.getElementById(id);
 
-const post = hostPost(api, () => stream.refresh());
-const controls = hostControls(api, post, () => render());
+const post = hostPost(code, () => stream.refresh());
+const controls = hostControls(code, post, () => render());
 
 // --- new game form: drawn once, so typing survives every update of the room ---
 
@@ -162,7 +162,7 @@ async function findMine() {
   if (seen === seatsSeen) return;
   seatsSeen = seen;
   try {
-    const sat = await call("GET", `${api}/seat`);
+    const sat = await code.call("my_seat");
     if (sat.seat !== mine.seat || sat.token !== mine.token) {
       mine = { seat: sat.seat, token: sat.token };
       render();
@@ -196,7 +196,7 @@ async function main() {
   try {
     choices = await call("GET", "/api/choices");
     setFaces(choices.faces);
-    await call("POST", `${api}/claim`);
+    await code.call("claim");
   } catch (error) {
     const known = ["seat_claimed", "unknown_token", "not_your_seat"];
     $("message").replaceChildren(el("p", { class: "message error" },
@@ -207,7 +207,7 @@ async function main() {
   }
   drawForm();
   stream = live({
-    getUrl: api, eventsUrl: `${api}/events`,
+    code,
     onView: (data) => { payload = data; render(); findMine(); },
     onError: (error) => toast(error.message, "error"),
   });

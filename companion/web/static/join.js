@@ -1,8 +1,12 @@
 // The table code's page: every seat in seat order; a player taps their own seat, which opens
-// that seat's page (it claims the seat, as scanning the seat's own code would).
-import { call, chosenLang, el, langToggle, loadLang, t } from "./common.js";
+// that seat's page (it claims the seat, as scanning the seat's own code would). The seat
+// codes come sealed (op `seats` on the table code, seal.js) and go only into the links.
+import { chosenLang, el, langToggle, loadLang, pageCode, t } from "./common.js";
 
-const token = location.pathname.split("/").pop();
+const code = pageCode();
+// A seat's page opened from here offers a way back to this list: a referrer never holds the
+// code after "#", so the list leaves it in this tab's own storage.
+try { sessionStorage.setItem("dm_table", code.token); } catch (refused) { /* no way back */ }
 const list = document.getElementById("seats");
 const message = document.getElementById("message");
 let seats = null;
@@ -16,7 +20,7 @@ function draw() {
     const label = [el("span", { class: "seat-number" }, t("phone.join.seat", { n: s.seat + 1 })),
                    el("span", { class: "seat-name" }, s.name)];
     if (s.token) {
-      return el("li", {}, el("a", { class: "button", href: `/s/${s.token}` }, label));
+      return el("li", {}, el("a", { class: "button", href: `/s#${s.token}` }, label));
     }
     // A bot's seat is no phone's to take: the host hands it to a person (a new code).
     return el("li", { class: s.bot ? "taken bot" : "taken" }, label,
@@ -35,7 +39,7 @@ function draw() {
 
 async function load() {
   try {
-    seats = (await call("GET", `/api/join/${token}`)).seats;
+    seats = (await code.call("seats")).seats;
     draw();
   } catch (error) {
     seats = null;

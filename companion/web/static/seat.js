@@ -5,8 +5,8 @@
 // the same at every moment. What differs (the status, the real reveal, the private notes)
 // is shown only on a deliberate hold or tap, closes again by itself, and an idle phone
 // hides every private detail behind a veil (glance.js).
-import { call, chosenLang, el, has, label, langToggle, live, loadLang, t, toast,
-         tokenFromPath, Refused } from "./common.js";
+import { call, chosenLang, el, has, label, langToggle, live, loadLang, pageCode, t, toast,
+         Refused } from "./common.js";
 import { board, cardText, dice, privateLines, seatName, setFaces } from "./board-view.js";
 import { asksReveal } from "./action-list.js";
 import { decisionPanel, showsDice } from "./decision.js";
@@ -18,8 +18,8 @@ import { FairPhone } from "./fair-phone.js";
 import { veilPanel } from "./veil-panel.js";
 import { hostDrawer } from "./host-panel.js";
 
-const token = tokenFromPath();
-const api = `/api/seat/${encodeURIComponent(token)}`;
+// The seat's code, from the address after "#": everything this page says to the Pi is sealed.
+const code = pageCode();
 let payload = null;
 let card = "closed";  // "held": a finger is on it; "open": opened by "Reveal yourself…"
 let cardFor = null;   // the state the card was opened in
@@ -33,7 +33,7 @@ let picked = new Set();   // dice tapped for a submit; cleared when the roll cha
 let pickedFor = "";
 let stream = null;
 // This phone's part in the fair deal: its kept bytes, their pledge and reveal, its own check.
-const fair = new FairPhone(api, () => render());
+const fair = new FairPhone(code, () => render());
 
 const $ = (id) => document.getElementById(id);
 
@@ -163,7 +163,7 @@ async function send(option) {
   busy = true;
   document.body.classList.add("busy");
   try {
-    await call("POST", `${api}/command`, {
+    await code.call("command", {
       decision: view.you.decision.decision, option, state_id: view.state_id });
   } catch (error) {
     if (error.code === "stale_state") stream.refresh();  // the view moved on: show it
@@ -194,8 +194,8 @@ function lobby(view, seat) {
     event.currentTarget.disabled = true;
     document.body.dataset.leaving = "yes";  // the seat's stream ends now: no error for it
     try {
-      const left = await call("POST", `${api}/leave`);
-      location.replace(`/j/${encodeURIComponent(left.table)}?left=${left.seat + 1}`);
+      const left = await code.call("leave");
+      location.replace(`/j?left=${left.seat + 1}#${encodeURIComponent(left.table)}`);
     } catch (error) {
       delete document.body.dataset.leaving;
       event.target.disabled = false;
@@ -337,11 +337,15 @@ function failed(error) {
   $("who").textContent = "Dark Moon";
   document.title = "Dark Moon";
   $("public").replaceChildren();
-  // Opened from the table code's seat list: a way back to it, to tap another seat.
+  // Opened from the table code's seat list: a way back to it, to tap another seat. (The
+  // table code itself is never in a referrer: the list left it in this tab's sessionStorage.)
   let list = null;
   try {
     const from = new URL(document.referrer);
-    if (from.origin === location.origin && from.pathname.startsWith("/j/")) list = from.pathname;
+    const table = sessionStorage.getItem("dm_table");
+    if (from.origin === location.origin && from.pathname === "/j" && table) {
+      list = `/j#${encodeURIComponent(table)}`;
+    }
   } catch (nothing) { /* opened from a seat's own code: no list to go back to */ }
   const say = (key) => {
     message(t(key));
@@ -372,11 +376,11 @@ async function main() {
     return;
   }
   message("");
-  hostDrawer(api);  // the host who plays: the host's controls on this page too
+  hostDrawer(code);  // the host who plays: the host's controls on this page too
   call("GET", "/api/choices").then((known) => { setFaces(known.faces); render(); },
                                    () => {});  // the legend is a help, never a failure
   stream = live({
-    getUrl: api, eventsUrl: `${api}/events`,
+    code,
     onView: (data) => {
       message(""); payload = data; fair.onView(data); render();
     },
