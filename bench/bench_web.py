@@ -4,10 +4,13 @@ pages watching, on loopback. The Room and the server run in a child process (the
 
 Phones play whole games by sending their seat's commands over HTTP, chosen from their own
 screens (no bots). Each command is sent only once every stream has shown the previous one.
+The phones are sealed sessions (companion/web/client.py, as a phone's page): every request,
+answer and stream message is sealed, padded to whole blocks, and opened by the phone.
 
 Prints:
-  * command -> update: from a phone sending a command to each phone and each board viewer
-    receiving the view that shows it; p50 / p99 / max   (target p99 <= 50 ms)
+  * command -> update: from a phone sending a command (sealing it included) to each phone
+    receiving and opening the sealed view that shows it, and each board viewer receiving the
+    plain one; p50 / p99 / max   (target p99 <= 50 ms)
   * reveal spread: at each vote's last ballot, from the first phone to the last phone
     receiving the view with the revealed votes; p50 / p99 / max   (target p99 <= 20 ms)
   * command acknowledged: the POST's round trip, its fsync included  (target p99 <= 40 ms)
@@ -45,6 +48,10 @@ import aiohttp
 from budget import add_options, describe, pi_class_prefix
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the phones' client is the product's own (bench/ is run as is)
+from companion.web.client import SealedPhone  # noqa: E402
+from companion.web.sealing import KIND_STREAM, nonce, open_sealed, unb64url  # noqa: E402
+
 PYTHON = sys.executable
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 VIEWERS = 20
@@ -147,31 +154,42 @@ def memory_mb(pid: int) -> tuple[float, float]:
 
 class Stream:
     """One open event stream: when each state id first arrived, and (for a phone) the latest
-    payload, which its player reads to choose."""
+    message, which its player reads to choose. A phone's stream is sealed: each message is
+    opened as it arrives (its arrival is timed once opened, as a phone's page can show it
+    only then); a board viewer's is plain."""
 
-    def __init__(self, parse: bool):
-        self.parse = parse
+    def __init__(self, phone: SealedPhone | None = None):
+        self.phone = phone
         self.arrived: dict[int, float] = {}
         self.raw_latest = b""
         self.newest = -1
         self.changed = asyncio.Event()
 
     async def read(self, session: aiohttp.ClientSession, url: str) -> None:
-        async with session.get(url, timeout=aiohttp.ClientTimeout(total=None)) as response:
+        phone, params = self.phone, None
+        if phone is not None:  # a ticket sealed for the seat's session
+            n, ticket = phone.sealed_ticket()
+            params, index, sid, key = {"t": ticket}, 0, phone.sid, phone.k_down
+        async with session.get(url, params=params,
+                               timeout=aiohttp.ClientTimeout(total=None)) as response:
             assert response.status == 200, await response.text()
             async for line in response.content:
                 if not line.startswith(b"data: "):
                     continue
+                if phone is not None:
+                    line = open_sealed(key, nonce(KIND_STREAM, n, index), sid,
+                                       unb64url(line[6:].strip().decode()))
+                    index += 1
                 now = time.perf_counter()
                 match = STATE_ID.search(line)
                 if match is None:
                     continue  # the lobby, or a notice
                 state_id = int(match.group(1))
                 self.arrived.setdefault(state_id, now)
-                if self.parse:
+                if phone is not None:
                     # parsed only when the player looks, so that parsing one phone's payload
                     # does not delay the clock of the streams read after it
-                    self.raw_latest = line[6:]
+                    self.raw_latest = line
                 self.newest = max(self.newest, state_id)
                 self.changed.set()
 
@@ -202,25 +220,23 @@ async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
     """Play one game (or its first `most` commands); returns the commands sent."""
     base = f"http://127.0.0.1:{port}"
     connector = aiohttp.TCPConnector(limit=0)
-    phones = [aiohttp.ClientSession(base, cookie_jar=aiohttp.CookieJar(unsafe=True))
-              for _ in NAMES]
-    host = aiohttp.ClientSession(base, cookie_jar=aiohttp.CookieJar(unsafe=True))
+    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    phones = [SealedPhone(http, base, token) for token in codes["seats"]]
+    host = SealedPhone(http, base, codes["host"])
     board = aiohttp.ClientSession(base, connector=connector)
     tasks = []
     try:
-        assert (await host.post(f"/api/host/{codes['host']}/claim")).status == 200
-        for phone, token in zip(phones, codes["seats"]):
-            assert (await phone.post(f"/api/seat/{token}/claim")).status == 200
-        seats = [Stream(parse=True) for _ in NAMES]
-        viewers = [Stream(parse=False) for _ in range(VIEWERS)]
-        for seat, (phone, token) in enumerate(zip(phones, codes["seats"])):
-            tasks.append(asyncio.create_task(seats[seat].read(phone,
-                                                              f"/api/seat/{token}/events")))
+        assert await host.ok("claim") == {"host": True}
+        for seat, phone in enumerate(phones):
+            assert await phone.ok("claim") == {"seat": seat}
+        seats = [Stream(phone) for phone in phones]
+        viewers = [Stream() for _ in range(VIEWERS)]
+        for seat in seats:
+            tasks.append(asyncio.create_task(seat.read(http, f"{base}/api/sealed/events")))
         for viewer in viewers:
             tasks.append(asyncio.create_task(viewer.read(board, "/api/board/events")))
         await asyncio.sleep(0.5)  # every stream open before the deal
-        response = await host.post(f"/api/host/{codes['host']}/start")
-        state_id = (await response.json())["state_id"]
+        state_id = (await host.ok("start"))["state_id"]
         # Players read the deal before anyone acts; the room readies the store's log for the
         # game meanwhile (EventStore.prepare_log), which no first command at a table waits for.
         await asyncio.sleep(DEAL_READING)
@@ -228,7 +244,7 @@ async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
         while True:
             for stream in seats + viewers:
                 await stream.reached(state_id)
-            views = [json.loads(s.raw_latest)["view"] for s in seats]
+            views = [json.loads(s.raw_latest)["view"]["view"] for s in seats]
             if views[0]["outcome"] is not None or commands == most:
                 return commands
             await asyncio.sleep(pace)  # the player reads the screen, then taps
@@ -239,13 +255,12 @@ async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
             last_ballot = waiting["decision"] == "vote" and \
                 len(waiting["voters"]) - len(waiting["chosen"]) == 1
             sent = time.perf_counter()
-            response = await phones[seat].post(
-                f"/api/seat/{codes['seats'][seat]}/command",
-                json={"decision": views[seat]["you"]["decision"]["decision"],
-                      "option": option, "state_id": state_id})
+            answer = await phones[seat].call(
+                "command", {"decision": views[seat]["you"]["decision"]["decision"],
+                            "option": option, "state_id": state_id})
             figures["ack"].append(time.perf_counter() - sent)
-            assert response.status == 200, await response.text()
-            state_id = (await response.json())["state_id"]
+            assert answer.status == 200, answer.data
+            state_id = answer.data["state_id"]
             commands += 1
             for stream in seats + viewers:
                 await stream.reached(state_id)
@@ -258,7 +273,7 @@ async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        for session in phones + [host, board]:
+        for session in (http, board):
             await session.close()
 
 
@@ -308,7 +323,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=args.data_dir) as data:
         for game in range(args.games):
             child = subprocess.Popen(
-                [*prefix, PYTHON, "-c", SERVER, str(Path(data) / f"g{game}.db"),
+                [*prefix, PYTHON, "-u", "-c", SERVER, str(Path(data) / f"g{game}.db"),
                  str(args.seed + game), json.dumps(NAMES), *(["kiosk"] if args.kiosk else [])],
                 cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             try:

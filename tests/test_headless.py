@@ -4,7 +4,8 @@ the /board page on a TV (`darkmoon-companion --headless`).
 
 A whole game is played in a process that never imports Textual: the participations and
 votes on a GPIO box (gpiozero's mock pins, driven from another thread as lgpio's callbacks
-would be), every other decision on the seats' phones over real HTTP, and the LEDs checked
+would be), every other decision on the seats' phones over real HTTP (sealed, by the reference
+client companion/web/client.py, as a phone's page seals it), and the LEDs checked
 against who the game waits for after every move. `demo --headless` plays its bots' game to
 the end and exits 0; the bare `--headless` serves until SIGTERM, then stops cleanly.
 """
@@ -83,36 +84,30 @@ async def play_whole_game(folder: str) -> dict:
     from companion.core.room import Room
     from companion.core.store import EventStore
     from companion.tools.simulate import choice_for
+    from companion.web.client import SealedPhone
     box = Box()
     room = Room(EventStore(os.path.join(folder, "games.db")), seed=5, bot_delay=0)
     host = TableHost(room, buttons=box.source, port=0, listen_host="127.0.0.1")
     await host.start()
     address, port = host.address
     base = f"http://{address}:{port}"
-    phones = []
+    http = aiohttp.ClientSession()
 
-    def phone() -> aiohttp.ClientSession:
-        phones.append(aiohttp.ClientSession(base_url=base,
-                                            cookie_jar=aiohttp.CookieJar(unsafe=True)))
-        return phones[-1]
-
-    async def ok(response) -> dict:
-        assert response.status == 200, (response.status, await response.text())
-        return await response.json()
+    def phone(token: str) -> SealedPhone:
+        """A phone that scanned `token`'s code."""
+        return SealedPhone(http, base, token)
 
     loop, rng = asyncio.get_running_loop(), random.Random(5)
     counts = {"presses": 0, "phone_commands": 0, "lit_before_a_press": 0}
     try:
-        hosting = phone()
-        await ok(await hosting.post(f"/api/host/{room.host_token}/claim"))
-        await ok(await hosting.post(f"/api/host/{room.host_token}/game",
-                                    json={"setup": {"names": NAMES}}))
+        hosting = phone(room.host_token)
+        assert await hosting.ok("claim") == {"host": True}
+        await hosting.ok("game", {"setup": {"names": NAMES}})
         seats = []
         for seat, token in enumerate(room.kiosk_view()["seat_tokens"]):
-            seats.append((phone(), token))
-            assert await ok(await seats[-1][0].post(f"/api/seat/{token}/claim")) == {
-                "seat": seat}
-        await ok(await hosting.post(f"/api/host/{room.host_token}/start"))
+            seats.append(phone(token))
+            assert await seats[-1].ok("claim") == {"seat": seat}
+        await hosting.ok("start")
         await until(lambda: room.table is not None, "the deal")
         assert box.lit() == set(room.lit_seats())
         while not room.table.over:
@@ -131,19 +126,16 @@ async def play_whole_game(folder: str) -> dict:
                 await until(lambda: room.table.state_id != before,
                             f"seat {seat + 1}'s {colour} press played")
             else:
-                phone_of_seat, token = seats[seat]
-                await ok(await phone_of_seat.post(
-                    f"/api/seat/{token}/command",
-                    json={**command, "state_id": room.table.state_id}))
+                await seats[seat].ok("command", {**command, "state_id": room.table.state_id})
                 counts["phone_commands"] += 1
             await host.settle()
             assert box.lit() == set(room.lit_seats()), "the LEDs follow the game"
-        board = await ok(await phones[0].get("/api/board"))
-        counts["outcome"] = board["view"]["outcome"]
+        async with http.get(f"{base}/api/board") as response:  # public: plain
+            assert response.status == 200, await response.text()
+            counts["outcome"] = (await response.json())["view"]["outcome"]
         counts["lit_at_the_end"] = sorted(box.lit())
     finally:
-        for session in phones:
-            await session.close()
+        await http.close()
         await host.stop()
         await room.close()
         room.store.close()
@@ -193,11 +185,13 @@ def test_the_demo_plays_its_game_to_the_end_with_no_terminal_and_exits_0(tmp_pat
     modules = imported(done.stderr)
     assert "companion.core.host" in modules and "aiohttp" in modules  # it served the phones
     assert not {m for m in modules if m.split(".")[0] == "textual"}, "no kiosk was needed"
-    assert "/h/" in done.stdout.decode(), "whoever hosts is told where the host's code is"
     store = EventStore(data / "demo.db")
     room = Room(store)
     try:
         assert room.phase == "over" and room.table.state.outcome is not None
+        # whoever hosts is told where the host's code is: in the address's fragment, which a
+        # browser never sends
+        assert f"/h#{room.host_token}" in done.stdout.decode()
     finally:
         asyncio.run(room.close())
         store.close()

@@ -2,8 +2,10 @@
 or drawn cards) reaches the kiosk's screen or any public endpoint before the game is over.
 
 Whole games are played through the Room while the real kiosk (Textual Pilot) and the real web
-server run. Everything the kiosk draws after every command, and every byte the board stream
-and the public GETs send, is recorded and searched.
+server run. Everything the kiosk draws after every command, every byte the board stream and the
+public GETs send, and the host's payload (its phone's sealed view op, opened) are recorded and
+searched. (What a recorder on the Wi-Fi sees of the seats' sealed traffic:
+tests/web/test_capture.py.)
 """
 import asyncio
 import json
@@ -20,6 +22,8 @@ from companion.lang.words import Words
 from companion.core.room import Room
 from companion.tools.simulate import choice_for
 from companion.core.store import EventStore
+from companion.web.client import SealedPhone
+from companion.web.sealing import phone_id
 from hardware.source import KeyboardSource
 from leaks import Secrets, check_fair_secrets, check_public_view, fair_secrets, public_cards
 from screens.app import KioskApp
@@ -92,11 +96,12 @@ async def play_and_record(tmp_path, players, seed, variants, lang):
     commit = room.lobby["fair"]["commitment"]
     values = [f"{i:02x}" * 32 for i in range(players)]  # each phone's bytes, pledged
     for i, seat in enumerate(room.lobby["seats"]):
-        await room.claim_seat(seat["token"], f"phone-{i}", commit, pledge(commit, values[i]))
-    await room.claim_host(room.host_token, "phone-0")
+        await room.claim_seat(seat["token"], phone_id(f"phone-{i}"), commit,
+                              pledge(commit, values[i]))
+    await room.claim_host(room.host_token, phone_id("phone-0"))  # seat 0's phone hosts
     await room.start()  # the reveal opens; the last phone's reveal deals
     for i, seat in enumerate(room.lobby["seats"]):
-        await room.reveal(seat["token"], f"phone-{i}", commit, values[i])
+        await room.reveal(seat["token"], phone_id(f"phone-{i}"), commit, values[i])
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     app = KioskApp(TableHost(room, buttons=KeyboardSource(), port=port,
@@ -108,10 +113,8 @@ async def play_and_record(tmp_path, players, seed, variants, lang):
     rng = random.Random(seed)
     async with app.run_test(size=(120, 36)) as pilot:
         await app.serving.wait()  # the phones' server starts after the first frame
-        jar = aiohttp.CookieJar(unsafe=True)
-        jar.update_cookies({"dm_phone": "phone-0"})
-        async with aiohttp.ClientSession(cookie_jar=jar) as host, \
-                aiohttp.ClientSession() as viewer:
+        async with aiohttp.ClientSession() as http, aiohttp.ClientSession() as viewer:
+            host = SealedPhone(http, base, room.host_token, phone="phone-0")
             reader = asyncio.create_task(read_stream(viewer, f"{base}/api/board/events",
                                                      streamed))
             while not room.table.over:
@@ -133,11 +136,10 @@ async def play_and_record(tmp_path, players, seed, variants, lang):
                 check_public_view(g, kiosk, json.dumps(kiosk))
                 frames += 1
                 if frames % 5 == 0:
-                    for url, session in ((f"{base}/api/board", viewer),
-                                         (f"{base}/api/host/{room.host_token}", host)):
-                        async with session.get(url) as response:
-                            assert response.status == 200
-                            polled.append(await response.text())
+                    async with viewer.get(f"{base}/api/board") as response:
+                        assert response.status == 200
+                        polled.append(await response.text())
+                    polled.append(json.dumps(await host.ok("view"), ensure_ascii=False))
             await asyncio.sleep(0.2)  # let the stream deliver the last views
             reader.cancel()
         await pilot.pause()

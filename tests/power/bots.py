@@ -1,7 +1,10 @@
-"""Phones for the power-cut test: each one a cookie jar that outlives the Pi's restarts (a
-phone's browser keeps its cookie) and an aiohttp session made anew for each life of the
-product, with event streams read in the background and bots that answer what a seat's own
-view asks."""
+"""Phones for the power-cut test: each one a phone secret that outlives the Pi's restarts (a
+phone's page keeps it in localStorage) and, for each code it opened, the reference client's
+sealed session (companion/web/client.py); an aiohttp session is made anew for each life of the
+product. The Pi forgets every session when it dies: the first request or stream of a phone
+after a restart is refused as an unknown session, and the client says hello again with the
+same code and secret, as a phone's page does. Event streams are read in the background, and
+bots answer what a seat's own view asks."""
 from __future__ import annotations
 
 import asyncio
@@ -11,6 +14,9 @@ from typing import Callable
 
 import aiohttp
 
+from companion.web.client import Refused, SealedPhone
+from companion.web.sealing import phone_id
+
 NO_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_read=None)  # streams stay open
 
 
@@ -18,40 +24,78 @@ class Phone:
     def __init__(self, name: str, lang: str):
         self.name = name
         self.lang = lang  # the reader's language: the pages ask for it on every view
-        # unsafe=True: aiohttp refuses cookies from an IP-address host otherwise
-        self.jar = aiohttp.CookieJar(unsafe=True)
+        self.secret: str | None = None  # made when it first opens a code, then kept
+        self.codes: dict[str, SealedPhone] = {}  # token -> its session, kept over restarts
         self.session: aiohttp.ClientSession | None = None
+        self.base = ""
 
     def connect(self, base_url: str) -> None:
-        """A fresh connection pool for a new life of the product; the cookie is kept."""
-        self.session = aiohttp.ClientSession(base_url=base_url, cookie_jar=self.jar)
+        """A fresh connection pool for a new life of the product; the secret and the codes'
+        sessions are kept (the Pi will have forgotten the sessions: they say hello again)."""
+        self.base = base_url
+        self.session = aiohttp.ClientSession()
+        for sealed in self.codes.values():
+            sealed.http = self.session
 
     async def close(self) -> None:
         if self.session is not None:
             await self.session.close()
             self.session = None
 
-    def cookie(self) -> str | None:
-        return next((c.value for c in self.jar if c.key == "dm_phone"), None)
+    @property
+    def room_name(self) -> str | None:
+        """How the room knows this phone (never the secret itself)."""
+        return phone_id(self.secret) if self.secret is not None else None
 
-    async def post(self, path: str, body: dict | None = None) -> tuple[int, dict]:
-        async with self.session.post(path, json=body) as response:
-            return response.status, await response.json()
+    def code(self, token: str) -> SealedPhone:
+        if token not in self.codes:
+            self.codes[token] = SealedPhone(self.session, self.base, token, phone=self.secret)
+            self.secret = self.codes[token].phone
+        return self.codes[token]
 
-    async def get(self, path: str) -> tuple[int, dict]:
-        async with self.session.get(path) as response:
+    async def call(self, token: str, op: str, body: dict | None = None) -> tuple[int, dict]:
+        """`op` sealed for `token`'s code: (the op's status, its answer), as the old routes
+        gave (status, JSON)."""
+        try:
+            answer = await self.code(token).call(op, body, lang=self.lang)
+        except Refused as refused:  # refused before anything was opened
+            return refused.status, {"error": {"code": refused.code,
+                                              "message": refused.message}}
+        return answer.status, answer.data
+
+    async def board(self) -> tuple[int, dict]:
+        async with self.session.get(f"{self.base}/api/board",
+                                    params={"lang": self.lang}) as response:
             return response.status, await response.json()
 
 
 Heard = Callable[[object, str, dict], None]
 
 
-async def follow(phone: Phone, path: str, audience, heard: Heard) -> None:
-    """Read one event stream to its end: heard(audience, event, data) for every message.
-    Raises AssertionError if the stream is refused when opened."""
-    async with phone.session.get(path, timeout=NO_TIMEOUT) as response:
+async def follow(phone: Phone, token: str | None, audience, heard: Heard) -> None:
+    """Read one event stream to its end (`token`'s sealed stream, or with None the board's):
+    heard(audience, event, data) for every message ("view", "notice", "refused"). Raises
+    AssertionError if the stream is refused when opened."""
+    if token is None:
+        await follow_board(phone, audience, heard)
+        return
+    try:
+        async for message in phone.code(token).events(lang=phone.lang):
+            if "refused" in message:
+                heard(audience, "refused", {"error": message["refused"]})
+                continue
+            heard(audience, "view", message["view"])
+            for notice in message.get("notices", ()):
+                heard(audience, "notice", notice)
+    except Refused as refused:
+        raise AssertionError(f"{phone.name}: its stream was refused: {refused}") from None
+
+
+async def follow_board(phone: Phone, audience, heard: Heard) -> None:
+    async with phone.session.get(f"{phone.base}/api/board/events", params={"lang": phone.lang},
+                                 timeout=NO_TIMEOUT) as response:
         if response.status != 200:
-            raise AssertionError(f"{phone.name}: {path} answered {response.status}: "
+            raise AssertionError(f"{phone.name}: the board stream answered {response.status}: "
                                  f"{await response.text()}")
         assert response.headers["Content-Type"].startswith("text/event-stream")
         buffer = b""

@@ -1,6 +1,6 @@
 """The table around the product in the power-cut test: the host's phone, one phone per seat
-and a board viewer, all over HTTP; bots on the phones play whatever their seat's view asks,
-and a plan says when the power goes.
+and a board viewer, all over HTTP (the seats' and the host's sealed, the board's plain); bots
+on the phones play whatever their seat's view asks, and a plan says when the power goes.
 
 Kinds of cut (when the SIGKILL lands):
 - timer:       a random time into the life, whatever is happening (mostly mid-request)
@@ -94,17 +94,19 @@ class Rig:
     def audiences(self) -> list:
         return ["board", "host", *range(self.players)]
 
-    def path(self, audience, tail: str = "") -> str:
+    def token(self, audience) -> str | None:
+        """The code `audience`'s phone opened (the board needs none)."""
         if audience == "board":
-            return f"/api/board{tail}"
-        if audience == "host":
-            return f"/api/host/{self.host_token}{tail}"
-        return f"/api/seat/{self.seat_tokens[audience]}{tail}"
+            return None
+        return self.host_token if audience == "host" else self.seat_tokens[audience]
 
-    def view_path(self, audience, tail: str = "") -> str:
-        """A payload or stream in the phone's own language, as the pages ask for them (a
-        stream keeps the language it was opened with)."""
-        return f"{self.path(audience, tail)}?lang={self.phone(audience).lang}"
+    async def view(self, audience) -> tuple[int, dict]:
+        """(status, payload) of a view asked now, in the phone's own language (a stream
+        keeps the language it was opened with): the board's GET, or the view op."""
+        phone = self.phone(audience)
+        if audience == "board":
+            return await phone.board()
+        return await phone.call(self.token(audience), "view")
 
     def phone(self, audience) -> Phone:
         return {"board": self.viewer, "host": self.host}.get(audience) or self.phones[audience]
@@ -124,8 +126,7 @@ class Rig:
             await phone.close()
 
     def open_stream(self, audience) -> None:
-        task = asyncio.create_task(follow(self.phone(audience),
-                                          self.view_path(audience, "/events"), audience,
+        task = asyncio.create_task(follow(self.phone(audience), self.token(audience), audience,
                                           self.ledger.heard))
         task.add_done_callback(lambda _: self.ledger.changed.set())  # waiters look again
         self.streams[audience] = task
@@ -152,7 +153,7 @@ class Rig:
 
     async def claim_host(self) -> None:
         self.host_token = self.product.room_setting()["host_token"]
-        status, body = await self.host.post(f"/api/host/{self.host_token}/claim")
+        status, body = await self.host.call(self.host_token, "claim")
         assert (status, body) == (200, {"host": True}), body
 
     # --- cuts ---
@@ -275,7 +276,7 @@ class Rig:
     async def _send(self, seat: int, command: dict):
         key = self.ledger.sent(seat, command)
         began = time.perf_counter()
-        status, body = await self.phones[seat].post(self.path(seat, "/command"), command)
+        status, body = await self.phones[seat].call(self.seat_tokens[seat], "command", command)
         self.round_trips.append(time.perf_counter() - began)
         self.ledger.answered(key, status, body)
         return seat, command, status, body
@@ -288,18 +289,18 @@ class Rig:
                 self.open_stream(audience)
         players = self.rng.randint(3, len(NAMES))
         lang = self.rng.choice(["en", "es"])
-        status, body = await self.host.post(f"/api/host/{self.host_token}/game",
+        status, body = await self.host.call(self.host_token, "game",
                                             {"setup": {"names": NAMES[:players]}, "lang": lang})
         assert status == 200, body
         await settle([self.streams.pop(s) for s in list(self.streams) if isinstance(s, int)])
         self.seat_tokens = [s["token"] for s in self.product.room_setting()["lobby"]["seats"]]
         for seat, token in enumerate(self.seat_tokens):
-            status, body = await self.phones[seat].post(f"/api/seat/{token}/claim")
+            status, body = await self.phones[seat].call(token, "claim")
             assert (status, body) == (200, {"seat": seat}), body
         self.ledger.new_game()
         for seat in range(players):
             self.open_stream(seat)
-        status, body = await self.host.post(f"/api/host/{self.host_token}/start")
+        status, body = await self.host.call(self.host_token, "start")
         assert (status, body) == (200, {"state_id": 0}), body
         self.game_id = self.product.room_setting()["lobby"]["game_id"]
         self.needs_game = False

@@ -11,11 +11,13 @@ restart:
   continuation with its own recorded dice): nothing lost, no state nobody could reach;
 - what every screen showed at the cut is in the store exactly as shown (nobody is told of a
   command before it is on disk);
-- every phone and the board, with the cookie it had, gets `200` and exactly the state the
-  store holds; when that is the last acknowledged state, each payload is the very one its
-  stream showed before the cut (dice rolled and not submitted included: no re-roll);
-- every event stream reconnects with the same cookie, and its first message is the whole
-  current payload, equal to the GET.
+- every phone and the board gets `200` and exactly the state the store holds: a phone's
+  session died with the Pi, so it says hello again with the code it holds and the same phone
+  secret (its page's localStorage) and still holds its seat or the host role; when that is
+  the last acknowledged state, each payload is the very one its stream showed before the cut
+  (dice rolled and not submitted included: no re-roll);
+- every event stream reconnects (a seat's and the host's sealed anew), and its first message
+  is the whole current payload, equal to the view asked for.
 
 Play goes on after each restart until the game is over, then a new game is set up. The last
 game is played to its end and the product stopped with SIGTERM, as systemd stops it.
@@ -54,8 +56,8 @@ def check_store(rig: Rig, cut: Cut, stored: Stored, figures: Counter) -> dict:
     assert stored.game_id == rig.game_id, "the store holds another game"
     assert [s["token"] for s in lobby["seats"]] == rig.seat_tokens, "the seat codes changed"
     assert [s["phone"] for s in lobby["seats"]] == \
-        [rig.phones[i].cookie() for i in range(rig.players)], "a seat's claim was lost"
-    assert stored.room["host_phone"] == rig.host.cookie(), "the host's claim was lost"
+        [rig.phones[i].room_name for i in range(rig.players)], "a seat's claim was lost"
+    assert stored.room["host_phone"] == rig.host.room_name, "the host's claim was lost"
     acked, last = cut.acked, stored.last
     assert last >= acked, (f"acknowledged state {acked} lost; "
                            f"the store ends at state {last}")
@@ -99,14 +101,19 @@ def check_store(rig: Rig, cut: Cut, stored: Stored, figures: Counter) -> dict:
 
 async def check_restart(rig: Rig, cut: Cut, stored: Stored, expected: dict,
                         figures: Counter) -> None:
-    """Every phone reconnects with its cookie and sees the stored state; at the last
-    acknowledged state, exactly what it saw before the cut."""
+    """Every phone says hello again with its code and secret, and sees the stored state; at
+    the last acknowledged state, exactly what it saw before the cut."""
+    sessions = {a: rig.phone(a).code(rig.token(a)).sid for a in rig.audiences if a != "board"}
     first = await rig.first_views()
     for audience in rig.audiences:
-        status, got = await rig.phone(audience).get(rig.view_path(audience))
+        status, got = await rig.view(audience)
         assert status == 200, f"{audience} is refused after the restart: {got}"
         assert first[audience] == got, \
-            f"the {audience} stream's first message after the restart is not the GET"
+            f"the {audience} stream's first message after the restart is not the view asked"
+        if audience != "board":  # a new session: the Pi forgot the old one when it died
+            had = sessions[audience]
+            assert had is not None and rig.phone(audience).code(rig.token(audience)).sid != had
+            figures["phones that said hello again and kept their place"] += 1
         assert got["view"] == expected[audience], \
             f"{audience} is shown something other than the stored state {stored.last}"
         before = cut.seen.get(stored.last, {}).get(audience)

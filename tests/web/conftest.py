@@ -1,8 +1,9 @@
 """Shared fixtures for the web tests: a real Room on a real SQLite file, the real aiohttp server
-on a free loopback port, and phones (aiohttp client sessions, each with its own cookie jar).
+on a free loopback port, and phones: each a `Phone` (tests/web/phone.py), one browser with its
+own phone secret, whose seat and host traffic goes sealed through the real protocol.
 
-`unsafe=True` on the cookie jar: aiohttp's client refuses cookies from an IP-address host
-otherwise, and the Pi is reached by its IP address.
+`unsafe=True` on the cookie jars of `client_session`: aiohttp's client refuses cookies from
+an IP-address host otherwise (the Pi sets none now; a test that copies an old one needs it).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from companion.core.room import Room
 from companion.core.store import EventStore
 from companion.web.server import start_server
+from phone import Phone
 
 WAIT = 10  # seconds: only a guard against a hang, never a measure of speed
 
@@ -41,8 +43,8 @@ async def server(room):
 
 @pytest.fixture
 async def client_session():
-    """client_session(**options) -> an aiohttp client session with its own cookie jar (as a
-    phone's browser keeps its own cookie); every one is closed after the test."""
+    """client_session(**options) -> an aiohttp client session with its own cookie jar (a
+    browser's own; the Pi sets no cookie now); every one is closed after the test."""
     sessions: list[aiohttp.ClientSession] = []
 
     def make(**options) -> aiohttp.ClientSession:
@@ -57,8 +59,9 @@ async def client_session():
 
 @pytest.fixture
 async def new_phone(server, client_session):
-    """new_phone() -> a client session that keeps its own cookie, like one phone's browser."""
-    return lambda: client_session(base_url=server)
+    """new_phone(phone=None) -> a Phone: one browser with its own phone secret (or the given
+    one: the same browser again)."""
+    return lambda phone=None: Phone(client_session(), server, phone)
 
 
 class EventStream:
@@ -99,15 +102,24 @@ class EventStream:
 
 @pytest.fixture
 async def open_stream():
-    """open_stream(phone, path) -> an EventStream; it must answer 200 with an event stream.
-    Every stream is closed after the test."""
-    streams: list[EventStream] = []
+    """open_stream(phone, path) -> the stream: a seat's or the host's (`/api/seat/{t}/events`,
+    `/api/host/{t}/events`) sealed, opened by the Phone (a SealedStream); any other (the
+    board's) plain, an EventStream, which must answer 200 with an event stream. Every stream
+    is closed after the test."""
+    streams: list = []
 
-    async def opener(phone: aiohttp.ClientSession, path: str) -> EventStream:
-        response = await phone.get(path)
-        assert response.status == 200, await response.text()
-        assert response.headers["Content-Type"].startswith("text/event-stream")
-        stream = EventStream(response)
+    async def opener(phone, path: str):
+        if isinstance(phone, Phone) and path.rstrip("/").endswith("/events") and \
+                ("/api/seat/" in path or "/api/host/" in path):
+            stream = await phone.open_stream(path)
+        else:
+            http = phone.http if isinstance(phone, Phone) else phone
+            if isinstance(phone, Phone) and path.startswith("/"):
+                path = phone.base + path
+            response = await http.get(path)
+            assert response.status == 200, await response.text()
+            assert response.headers["Content-Type"].startswith("text/event-stream")
+            stream = EventStream(response)
         streams.append(stream)
         return stream
 
@@ -120,7 +132,7 @@ class Seating:
     """A game set up through the host's phone, with one phone per seat (the QR codes read
     from the kiosk's view, as a phone's camera would)."""
 
-    def __init__(self, room: Room, host: aiohttp.ClientSession, seats: list):
+    def __init__(self, room: Room, host: Phone, seats: list):
         self.room = room
         self.host = host
         self.seats = seats  # [(phone, token)]

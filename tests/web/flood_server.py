@@ -3,9 +3,10 @@ tests/web/test_http_guard.py's flood: `python flood_server.py DB SOFT HARD`.
 
 It sets its file limit to SOFT:HARD (what a shell or a unit would give it), starts the
 server as the product does (`start_server`, default caps) on 127.0.0.1, sets up a four-seat
-game whose host and seats are held by phones (cookies) it makes up, starts it, and prints one
-JSON line: the port, the host's and the seats' codes and cookies, the file limit it has once
-the server runs and the caps it chose. It serves until its stdin closes."""
+game whose host and seats are held by phones it makes up (each a phone secret, which the room
+knows by its phone_id, as a sealed request names it), starts it, and prints one JSON line: the
+port, the host's and the seats' codes and phone secrets, the file limit it has once the server
+runs and the caps it chose. It serves until its stdin closes."""
 from __future__ import annotations
 
 import asyncio
@@ -21,6 +22,7 @@ async def serve(db: str) -> None:
     from companion.core.room import Room
     from companion.core.store import EventStore
     from companion.web import guard
+    from companion.web.sealing import phone_id
     from companion.web.server import start_server
 
     store = EventStore(db)
@@ -29,18 +31,18 @@ async def serve(db: str) -> None:
     room.attach(loop)
     runner = await start_server(room, "127.0.0.1", 0)
     host_phone = secrets.token_urlsafe(16)
-    await room.claim_host(room.host_token, host_phone)
-    host = (room.host_token, host_phone)
+    await room.claim_host(room.host_token, phone_id(host_phone))
+    host = (room.host_token, phone_id(host_phone))
     await room.new_game({"names": ["Ana", "Ben", "Cai", "Dee"]}, host=host)
     seats = []
     for token in room.kiosk_view()["seat_tokens"]:
         phone = secrets.token_urlsafe(16)
-        await room.claim_seat(token, phone)
+        await room.claim_seat(token, phone_id(phone))
         seats.append([token, phone])
     await room.start(host=host)
     limits = runner.app[guard.GUARD_KEY].limits
     print(json.dumps({
-        "port": runner.addresses[0][1], "host": list(host), "seats": seats,
+        "port": runner.addresses[0][1], "host": [room.host_token, host_phone], "seats": seats,
         "files": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
         "total": limits.total, "proven": getattr(limits, "proven", None),
         "per_address": limits.per_address}),

@@ -1,21 +1,74 @@
 """Every endpoint of the HTTP API doing its job, through a real server on a real port, with one
-client session (one cookie) per phone. The refusals are in test_http_refusals.py."""
+`Phone` per player (one phone secret; its seat and host traffic sealed: tests/web/phone.py).
+The refusals are in test_http_refusals.py."""
+import json
+
 from companion.darkmoon.data import (CHARACTERS, EVENTS, FATIGUE_TOKENS, FINAL_EVENTS,
                                      OUTPOST_TOKENS, VARIANTS)
 from companion.lang import catalogue
+from companion.web.client import SealedPhone
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 
 
-async def test_a_new_phone_gets_a_long_random_cookie_and_keeps_it(new_phone):
-    phone = new_phone()
-    first = await phone.get("/api/board")
-    cookie = first.cookies["dm_phone"]
-    assert len(cookie.value) >= 22 and cookie["httponly"] and cookie["samesite"] == "Strict"
-    again = await phone.get("/api/board")
-    assert "dm_phone" not in again.cookies  # the phone already has one: not replaced
-    other = new_phone()
-    assert (await other.get("/api/board")).cookies["dm_phone"].value != cookie.value
+async def test_a_phone_is_its_secret_and_a_reload_is_the_same_phone(room, set_up_game,
+                                                                    new_phone):
+    """A phone is the secret its page keeps (localStorage) and sends only sealed: the same
+    secret after a reload (new sessions, a new hello) still holds its seat; another phone,
+    even holding the seat's code, does not."""
+    table = await set_up_game(NAMES)
+    phone, token = table.seats[1]
+    assert len(phone.phone) >= 22 and phone.phone != table.seats[2][0].phone
+    reloaded = phone.reload()  # the same browser, its sessions gone
+    mine = await reloaded.get(f"/api/seat/{token}")
+    assert mine.status == 200 and mine.sealed
+    assert (await mine.json())["view"]["you"]["status"] == room.table.state.seats[1].status
+    again = await reloaded.post(f"/api/seat/{token}/claim")  # a reload claims again, harmless
+    assert again.status == 200 and await again.json() == {"seat": 1}
+    other = await new_phone().get(f"/api/seat/{token}")
+    assert other.status == 403 and (await other.json())["error"]["code"] == "not_your_seat"
+    # the room knows the phone by a hash of its secret, never the secret itself
+    assert room.lobby["seats"][1]["phone"] == phone.phone_id != phone.phone
+
+
+async def test_no_answer_sets_a_cookie_and_a_copied_cookie_opens_nothing(
+        room, server, set_up_game, client_session):
+    """The seat cookie is gone: nothing sets `dm_phone`, and the old routes it opened do not
+    exist. (Before, a `dm_phone` cookie copied off the Wi-Fi was the seat: it read the
+    seat's status and played for it.)"""
+    table = await set_up_game(NAMES)
+    phone, token = table.seats[0]
+    for answer in (await phone.get("/api/board"), await phone.get("/")):
+        assert "dm_phone" not in answer.cookies and "Set-Cookie" not in answer.headers
+    sealed = await phone.get(f"/api/seat/{token}")
+    assert sealed.status == 200 and "Set-Cookie" not in sealed.headers
+    hello = await phone.http.post(server + "/api/hello",
+                                  json=SealedPhone(None, server, token).hello_body())
+    assert hello.status == 200 and "Set-Cookie" not in hello.headers
+    thief = client_session(cookies={"dm_phone": phone.phone})
+    before = room.table.state_id
+    seat = room.table.state.pending.seats[0]
+    for method, path in (("GET", f"/api/seat/{token}"), ("GET", f"/api/seat/{token}/events"),
+                         ("POST", f"/api/seat/{table.seats[seat][1]}/command"),
+                         ("GET", f"/api/host/{room.host_token}")):
+        answer = await thief.request(method, server + path, json={})
+        assert answer.status == 404, path
+        assert (await answer.json())["error"]["code"] == "not_found"
+    assert room.table.state_id == before
+
+
+async def test_every_sealed_answer_is_200_and_one_block_whatever_the_op_did(
+        room, set_up_game, new_phone):
+    """Whether a claim was taken or refused is only inside the seal: both answers are HTTP
+    200 and exactly one block and its tag on the wire."""
+    table = await set_up_game(NAMES, start=False, claim=False)
+    _, token = table.seats[0]
+    taken = await new_phone().post(f"/api/seat/{token}/claim")
+    refused = await new_phone().post(f"/api/seat/{token}/claim")
+    assert (taken.status, refused.status) == (200, 409)
+    assert taken.outer_status == refused.outer_status == 200
+    assert len(taken.wire) == len(refused.wire) == 1024 + 16
+    assert token.encode() not in taken.wire + refused.wire
 
 
 async def test_the_board_before_any_game_shows_an_empty_room(new_phone):
@@ -143,7 +196,7 @@ async def test_the_host_switches_the_language_for_everyone(room, set_up_game):
 
 async def test_rebinding_lets_a_new_phone_take_the_seat_and_shuts_the_old_one_out(
         room, set_up_game, new_phone):
-    """A re-bind rotates the seat's code. The kicked phone's code and cookie are
+    """A re-bind rotates the seat's code. The kicked phone's code and its session's keys are
     dead for good (it used to claim the seat back within 200 ms); the new code is the one the
     kiosk shows."""
     table = await set_up_game(NAMES)
@@ -151,6 +204,16 @@ async def test_rebinding_lets_a_new_phone_take_the_seat_and_shuts_the_old_one_ou
     response = await table.host.post(f"{table.host_url}/rebind", json={"seat": 2})
     assert await response.json() == {"seat": 2}
     assert room.room_view()["notices"][-1] == {"k": "seat_rebound", "seat": 2}
+    # The session the old phone opened with the old code dies with it: told at most once
+    # (sealed) that the seat was given away, it is then unknown, whatever it sends.
+    session = old.sealed(token)
+    counter, sealed = session.sealed_request("view")
+    status, body = await session.post_sealed(sealed)
+    if status == 200:
+        told = session.open_answer(counter, body)
+        assert (told.status, told.data["error"]["code"]) == (404, "seat_given_away")
+        status, body = await session.post_sealed(session.sealed_request("view")[1])
+    assert status == 401 and json.loads(body)["error"]["code"] == "unknown_session"
     # The old code opens nothing, for anyone: it is told apart from a wrong code only so that
     # its phone can say plainly that the seat went to another phone.
     for phone in (old, new_phone()):

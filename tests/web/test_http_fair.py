@@ -3,7 +3,8 @@ commitment they saw, reveal the bytes once the host starts, and the game is deal
 reveal; the secret and the bytes are on no byte any endpoint sends before the game is over;
 then the record is served and verifies against the commitment each phone kept. A retried
 pledge is the same pledge, a pledge to another commitment is refused, and a replaced game's
-record is public at once."""
+record is public at once. The seats' and the host's traffic is sealed (tests/web/phone.py):
+what their pages read is checked opened, and what crossed the Wi-Fi sealed."""
 import asyncio
 import json
 import random
@@ -121,10 +122,14 @@ async def test_a_fair_game_over_http_pledged_revealed_and_verified_by_the_phones
         watch(host, polled, lambda: table.host.get(table.host_url)))
     assert room.table.over
     # No stream ever carries the secret or a phone's bytes, not even once the game is over:
-    # only the record. The whole commitment went out on every stream.
+    # only the record. The whole commitment went out on every stream: readable on the board's,
+    # to its phone only on a sealed one (what the page read), never on the Wi-Fi.
     for stream in (board, host, *seats.values()):
+        read = bytes(getattr(stream, "plain", stream.raw))
+        check_fair_secrets(read.decode(), hidden)
         check_fair_secrets(bytes(stream.raw).decode(), hidden)
-        assert commit.encode() in bytes(stream.raw)
+        assert commit.encode() in read
+        assert (commit.encode() in bytes(stream.raw)) == (stream is board)
     for body in polled:
         check_fair_secrets(body.decode(), hidden)
 
@@ -225,7 +230,7 @@ async def test_a_phone_pledges_for_the_next_game_once_this_one_is_dealt(
     stranger = await new_phone().post(f"/api/seat/{token}/pledge", json=body)
     assert stranger.status == 403
     old = await phone.post(f"/api/seat/{token}/contribute", json={"contribution": "ab" * 32})
-    assert old.status in (404, 405)  # the bytes in the clear are no longer taken
+    assert old.status == 404 and await error_code(old) == "unknown_op"  # no bytes in the clear
     ok = await phone.post(f"/api/seat/{token}/pledge", json=body)
     assert ok.status == 200
     assert room.lobby["fair"]["pledges"][0] == "ab" * 32

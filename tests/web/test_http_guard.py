@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import random
+import re
 import resource
 import socket
 import sys
@@ -22,6 +23,7 @@ from yarl import URL
 from companion.tools.simulate import choice_for
 from companion.web.guard import Limits
 from companion.web.server import start_server
+from phone import Phone
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 STRANGER = "127.0.0.2"
@@ -152,11 +154,12 @@ async def test_a_body_that_never_arrives_whole_is_refused_and_closed(
     base = await guarded(body_seconds=1)
     seat, command = await command_for(room)
     phone, token = table.seats[seat]
-    cookie = phone.cookie_jar.filter_cookies(URL(base))["dm_phone"].value
-    body = json.dumps(command).encode()
+    sealed = phone.sealed(token, base)  # the seat's phone, on the guarded server
+    await sealed.hello()
+    counter, body = sealed.sealed_request("command", command)
     before = snapshot(room)
-    request = (f"POST /api/seat/{token}/command HTTP/1.1\r\nHost: {URL(base).authority}\r\n"
-               f"Cookie: dm_phone={cookie}\r\nContent-Type: application/json\r\n"
+    request = (f"POST /api/sealed HTTP/1.1\r\nHost: {URL(base).authority}\r\n"
+               f"Content-Type: application/octet-stream\r\n"
                f"Content-Length: {len(body)}\r\n\r\n").encode() + body[:5]
     [(reader, _)] = await raw_sockets(base, 1, request, address="127.0.0.1")
     answer = await asyncio.wait_for(reader.read(), WAIT)  # to the end: the server closes
@@ -164,6 +167,10 @@ async def test_a_body_that_never_arrives_whole_is_refused_and_closed(
     assert status.startswith(b"HTTP/1.1 408")
     assert json.loads(rest.partition(b"\r\n\r\n")[2])["error"]["code"] == "too_slow"
     assert snapshot(room) == before
+    # Nothing was opened, so nothing was used up: the same request, sent whole, plays.
+    status, raw = await sealed.post_sealed(body)
+    assert status == 200 and sealed.open_answer(counter, raw).status == 200
+    assert room.table.state_id == before[0] + 1
 
 
 # --- caps ------------------------------------------------------------------------------------
@@ -224,6 +231,47 @@ async def test_one_address_holding_a_thousand_sockets_leaves_room_for_the_phones
             await asyncio.sleep(0.05)
 
 
+async def test_a_recorded_sealed_request_proves_no_strangers_connection(
+        room, set_up_game, guarded):
+    """The seat cookie went over the air in every request: a stranger who recorded one sent
+    it on sockets of its own, and they counted as the table's, out of the caps on strangers
+    (and took the phone's own places). A connection is proven only by a sealed request that
+    opens, from a phone holding a place, and a recorded one never opens again (its counter is
+    used): the stranger's sockets stay strangers', capped as any."""
+    cap = 4
+    table = await set_up_game(NAMES)
+    base = await guarded(per_address=cap, head_seconds=60)
+    phone, token = table.seats[0]
+    sealed = phone.sealed(token, base)
+    await sealed.hello()
+    counter, recorded = sealed.sealed_request("view")
+    status, raw = await sealed.post_sealed(recorded)  # the phone's own request
+    assert status == 200 and sealed.open_answer(counter, raw).status == 200
+    replay = (f"POST /api/sealed HTTP/1.1\r\nHost: {URL(base).authority}\r\n"
+              f"Content-Type: application/octet-stream\r\n"
+              f"Content-Length: {len(recorded)}\r\n\r\n").encode() + recorded
+    writers, answered = [], []
+    try:
+        for _ in range(2 * cap):  # one at a time: each answered (or not) before the next
+            reader, writer = await asyncio.open_connection(URL(base).host, URL(base).port,
+                                                           local_addr=(STRANGER, 0))
+            writers.append(writer)
+            writer.write(replay)
+            try:
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), WAIT)
+            except (asyncio.IncompleteReadError, ConnectionError):
+                continue  # closed at once: its address holds its cap
+            length = int(re.search(rb"Content-Length: (\d+)", head)[1])
+            body = json.loads(await reader.readexactly(length))
+            answered.append((head.split(b" ")[1], body["error"]["code"]))
+    finally:
+        for writer in writers:
+            writer.close()
+    # Refused before it was opened, and kept alive as a stranger's: only `cap` of them.
+    assert answered == [(b"409", "replayed")] * cap
+    assert (await phone.get(base + table.seat_url(0))).status == 200  # the phone plays on
+
+
 async def test_board_streams_are_capped_but_seat_and_host_streams_always_open(
         room, set_up_game, guarded, stranger, open_stream):
     """The board stream needs no token: a laptop used to be able to open as many as it liked.
@@ -271,7 +319,8 @@ def nested(depth: int, inner: str = '["pass"]') -> str:
 async def test_json_nested_900_deep_is_a_bad_request_and_logs_no_traceback(
         room, set_up_game, caplog, shape):
     """It used to pass json.loads, blow the rules' recursion, answer 500 and log a traceback
-    for every request: a cheap way to flood the Pi's log."""
+    for every request: a cheap way to flood the Pi's log. The body is a sealed request's now:
+    refused inside the seal, once opened."""
     table = await set_up_game(NAMES)
     deep = nested(900) if shape == "list" else '{"a":' * 900 + "1" + "}" * 900
     seat = room.table.state.pending.seats[0]
@@ -285,8 +334,7 @@ async def test_json_nested_900_deep_is_a_bad_request_and_logs_no_traceback(
                 (table.host, f"{table.host_url}/correct", f'{{"option": {deep}}}'),
                 (table.host, f"{table.host_url}/game", f'{{"setup": {deep}, "replace": true}}'),
                 (table.host, f"{table.host_url}/rebind", f'{{"seat": {deep}}}')]:
-            response = await who.post(path, data=body,
-                                      headers={"Content-Type": "application/json"})
+            response = await who.post(path, data=body.encode())  # sealed as it is
             await refused(response, 400, "bad_request")
     assert snapshot(room) == before
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
@@ -298,23 +346,22 @@ async def test_json_nested_900_deep_is_a_bad_request_and_logs_no_traceback(
 
 # --- what a private answer leaves behind ---------------------------------------------------
 
-async def test_every_seat_and_host_answer_says_no_store(room, set_up_game, new_phone):
+async def test_every_seat_and_host_answer_says_no_store(room, server, set_up_game, new_phone):
     """A phone passed around the table, or its back button, must not show a seat's secrets
-    from a cache: answers, refusals and streams alike."""
+    from a cache: answers, refusals and streams alike, sealed or refused before the seal."""
     table = await set_up_game(NAMES)
     phone, token = table.seats[0]
     other = new_phone()
     seat, command = await command_for(room)
     host = table.host_url
-    requests = [
+    requests = [  # each the op an old route became, sealed; the status inside the seal
         (phone, "GET", table.seat_url(0), None, 200),
         (phone, "POST", table.seat_url(0, "/claim"), None, 200),
         (table.seats[seat][0], "POST", table.seat_url(seat, "/command"), command, 200),
         (phone, "POST", table.seat_url(0, "/command"), {"decision": 3}, None),
         (other, "GET", table.seat_url(0), None, 403),
         (other, "POST", table.seat_url(0, "/claim"), None, 409),
-        (other, "GET", "/api/seat/" + "A" * 22, None, 404),
-        (phone, "DELETE", table.seat_url(0), None, 405),
+        (other, "GET", "/api/seat/" + "A" * 22, None, 404),  # no such code: hello refused
         (table.host, "GET", host, None, 200),
         (table.host, "POST", f"{host}/start", None, 409),
         (table.host, "POST", f"{host}/lang", {"lang": "fr"}, 400),
@@ -322,13 +369,25 @@ async def test_every_seat_and_host_answer_says_no_store(room, set_up_game, new_p
         (table.host, "GET", f"{host}/nothing-here", None, 404),
     ]
     for who, method, path, body, status in requests:
-        async with who.request(method, path, json=body) as response:
-            assert status is None or response.status == status, (path, await response.text())
+        response = await who.request(method, path, json=body)
+        assert status is None or response.status == status, (path, await response.text())
+        if response.headers:  # an answer, sealed or not (a refused hello is checked below)
             assert response.headers.get("Cache-Control") == "no-store", (method, path)
-    for who, path in [(phone, table.seat_url(0, "/events")), (table.host, f"{host}/events")]:
-        async with who.get(path) as response:
-            assert response.status == 200
-            assert response.headers.get("Cache-Control") == "no-store", path
+    # refused before anything is opened: an unknown code's hello, a forged envelope, a
+    # wrong method
+    plain = [("POST", "/api/hello", {"code": "A" * 22, "pub": "A" * 43}, 404),
+             ("POST", "/api/sealed", None, 400),
+             ("DELETE", "/api/sealed", None, 405),
+             ("GET", "/api/sealed/events?t=AAAA", None, 400)]
+    for method, path, body, status in plain:
+        async with other.http.request(method, server + path, json=body) as response:
+            assert response.status == status, (path, await response.text())
+            assert response.headers.get("Cache-Control") == "no-store", (method, path)
+    for stream in [await phone.open_stream(table.seat_url(0, "/events")),
+                   await table.host.open_stream(f"{host}/events")]:
+        assert stream.response.status == 200
+        assert stream.response.headers.get("Cache-Control") == "no-store"
+        await stream.close()
 
 
 # --- other sites' pages -------------------------------------------------------------------
@@ -336,7 +395,8 @@ async def test_every_seat_and_host_answer_says_no_store(room, set_up_game, new_p
 async def test_a_post_from_another_sites_page_is_refused_and_the_pis_own_page_is_not(
         room, server, set_up_game, new_phone):
     """A page on another site (or another port of this address) can make a phone's browser
-    POST to the Pi with the phone's cookie; the browser says where the page came from."""
+    POST to the Pi (a sealed request it recorded, a hello); the browser says where the page
+    came from."""
     table = await set_up_game(NAMES, start=False)
     port = URL(server).port
     stranger_page = new_phone()
@@ -364,7 +424,7 @@ async def test_a_post_from_another_sites_page_is_refused_and_the_pis_own_page_is
 
 async def test_a_host_name_that_is_not_the_pis_is_refused(room, server, set_up_game):
     """DNS rebinding: evil.example's page, its name pointed at the Pi, is 'same origin' with
-    the API and could read the board and act with a phone's cookie. Phones reach the Pi by
+    the API and could read the board and send whatever a page sends. Phones reach the Pi by
     its address (the QR codes carry it), so a foreign name is refused."""
     table = await set_up_game(NAMES, start=False)
     port = URL(server).port
@@ -468,13 +528,12 @@ class Flood:
                 break
 
 
-def phone_session(base: str, cookie: str, address: str) -> aiohttp.ClientSession:
-    """A phone that holds a place (its cookie), from an address of its own."""
-    jar = aiohttp.CookieJar(unsafe=True)
-    jar.update_cookies({"dm_phone": cookie}, URL(base))
-    return aiohttp.ClientSession(base_url=base, cookie_jar=jar,
-                                 timeout=aiohttp.ClientTimeout(total=2 * QUICKLY),
+def phone_session(base: str, secret: str, address: str) -> Phone:
+    """A phone that holds a place (its phone secret), from an address of its own: its sealed
+    requests prove its connections are the table's."""
+    http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=2 * QUICKLY),
                                  connector=aiohttp.TCPConnector(local_addr=(address, 0)))
+    return Phone(http, base, secret)
 
 
 @pytest.mark.parametrize("soft, hard", [(1024, 1024), (1024, 8192)],
@@ -514,11 +573,11 @@ async def test_strangers_on_100_addresses_leave_the_seated_phones_and_the_host_t
             return answer
 
         # The phones come (back) now, each from its own address, while the flood holds.
-        host_token, host_cookie = info["host"]
-        host = phone_session(base, host_cookie, "127.88.0.100")
-        phones = [phone_session(base, cookie, f"127.88.0.{seat + 1}")
-                  for seat, (_, cookie) in enumerate(info["seats"])]
-        sessions += [host, *phones]
+        host_token, host_secret = info["host"]
+        host = phone_session(base, host_secret, "127.88.0.100")
+        phones = [phone_session(base, secret, f"127.88.0.{seat + 1}")
+                  for seat, (_, secret) in enumerate(info["seats"])]
+        sessions += [phone.http for phone in (host, *phones)]
         seat_urls = [f"/api/seat/{token}" for token, _ in info["seats"]]
         host_url = f"/api/host/{host_token}"
 
@@ -581,7 +640,8 @@ async def test_the_phones_open_streams_are_theirs_while_strangers_take_every_oth
     """With a stranger's socket on each of 100 addresses, the address holding most is the
     one the table's phones share (a NAT, or here 127.0.0.1): without places of their own,
     the phones' streams, the oldest connections, would be the ones closed to make room.
-    Proven by their cookies, they are not counted with strangers at all."""
+    Proven by their sealed requests (a request opened under a seat's or the host's code,
+    from a phone holding that place), they are not counted with strangers at all."""
     table = await set_up_game(NAMES)
     base = await guarded(total=40, per_address=8, head_seconds=60)
     streams = [await open_stream(phone, base + table.seat_url(seat, "/events"))

@@ -1,6 +1,7 @@
 """Joining through the API: a phone gives back a seat it took by mistake (before the game
 starts only), the host who plays takes a seat from the host's page, and the host's code
-reaches only the host's own seat page."""
+reaches only the host's own seat page. The codes these answers name travel sealed only
+(tests/web/phone.py sends each old route as its sealed op)."""
 from __future__ import annotations
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
@@ -27,6 +28,7 @@ async def test_a_phone_leaves_a_seat_in_the_lobby_and_nobody_else_scans_again(
                   "not_your_seat")
     left = await wrong.post(table.seat_url(1, "/leave"))
     assert left.status == 200 and left.headers["Cache-Control"] == "no-store"
+    assert left.sealed and kiosk["table_token"].encode() not in left.wire
     # the answer names the table code, the same as before: the phone picks again there
     assert await left.json() == {"seat": 1, "table": kiosk["table_token"]}
     assert room.kiosk_view()["table_token"] == kiosk["table_token"]
@@ -69,6 +71,7 @@ async def test_a_leave_from_another_sites_page_is_refused(room, set_up_game):
     answer = await phone.post(table.seat_url(0, "/leave"),
                               headers={"Origin": "http://evil.example"})
     await refused(answer, 403, "cross_origin")
+    assert not answer.sealed  # refused before anything was opened
     assert room.lobby["seats"][0]["phone"] is not None
 
 
@@ -103,6 +106,7 @@ async def test_the_host_takes_a_seat_from_the_hosts_page_and_only_its_seat_page_
         "seat": 1, "commitment": room.lobby["fair"]["commitment"], "pledge": "d" * 64})
     assert sat.headers["Cache-Control"] == "no-store"
     assert await sat.json() == {"seat": 1, "token": codes[1]}
+    assert codes[1].encode() not in sat.wire  # the seat's code, sealed
     assert room.lobby["fair"]["pledges"][1] == "d" * 64
     assert await (await host.get(f"{table.host_url}/seat")).json() == {"seat": 1,
                                                                       "token": codes[1]}
@@ -110,6 +114,7 @@ async def test_the_host_takes_a_seat_from_the_hosts_page_and_only_its_seat_page_
     mine = await host.get(f"/api/seat/{codes[1]}/host")
     assert mine.headers["Cache-Control"] == "no-store"
     assert await mine.json() == {"host": room.host_token}
+    assert room.host_token.encode() not in mine.wire
     assert await (await ana.get(f"/api/seat/{codes[0]}/host")).json() == {"host": None}
     await refused(await ana.get(f"/api/seat/{codes[1]}/host"), 403, "not_your_seat")
     await refused(await new_phone().get(f"/api/seat/{codes[2]}/host"), 403, "not_your_seat")

@@ -5,6 +5,8 @@ every stream broken. What a person types is refused at the boundary with a typed
 nothing changes."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from companion.darkmoon import BadSetup, Setup
@@ -47,9 +49,10 @@ async def test_a_hostile_name_is_refused_and_the_game_in_play_goes_on(room, set_
     first = await stream.next_view()
     lobby, state = room.lobby, room.table.state_id
     # Sent as JSON text, as a browser would: the lone surrogate travels as the escape \ud800
-    response = await table.host.post(f"{table.host_url}/game", json={
-        "setup": {"names": [name, "Ben", "Cai"]}, "replace": True})
-    assert response.status == 400
+    # (inside the seal, as the body's bytes)
+    response = await table.host.post(f"{table.host_url}/game", data=json.dumps({
+        "setup": {"names": [name, "Ben", "Cai"]}, "replace": True}).encode())
+    assert response.status == 400 and response.sealed
     assert (await response.json())["error"]["code"] == "bad_setup"
     assert room.lobby is lobby and room.table.state_id == state and room.phase == "play"
     # every stream still works: the next change reaches it whole

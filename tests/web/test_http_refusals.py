@@ -1,24 +1,30 @@
 """Every refusal of the HTTP API: a JSON error with a stable code and the right status, and
 nothing changed (DESIGN: "Bad input of any kind ... gets a clear refusal and changes
-nothing")."""
+nothing"). A seat's and the host's requests are sealed (tests/web/phone.py): their refusals
+are inside the seal, under an HTTP 200 that says nothing; a code the Pi does not know is
+refused plainly at the hello."""
 import asyncio
 import json
 import random
 
-import aiohttp
 import pytest
 from yarl import URL
 
 from companion.darkmoon.data import OUTPOST_TOKENS
 from companion.tools.simulate import choice_for
+from companion.web.client import Refused
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 WRONG_TOKEN = "A" * 22
 
 
-async def refused(response: aiohttp.ClientResponse, status: int, code: str) -> str:
+async def refused(response, status: int, code: str) -> str:
+    """The refusal `status` `code`: inside the seal for an op, whose HTTP status is 200
+    whatever it says (the Phone checks that, and the size); plain JSON otherwise."""
     assert response.status == status, await response.text()
     assert response.content_type == "application/json"
+    if getattr(response, "sealed", False):
+        assert response.outer_status == 200
     error = (await response.json())["error"]
     assert error["code"] == code and error["message"]
     return error["message"]
@@ -32,17 +38,36 @@ def snapshot(room) -> tuple:
 
 
 async def test_unknown_seat_and_host_codes_are_refused(room, set_up_game, new_phone):
+    """A code the kiosk never showed opens no session: its hello is refused, plainly."""
     await set_up_game(NAMES)
     phone = new_phone()
     seat = f"/api/seat/{WRONG_TOKEN}"
     host = f"/api/host/{WRONG_TOKEN}"
     for method, path in [("POST", f"{seat}/claim"), ("GET", seat), ("POST", f"{seat}/command"),
-                         ("GET", f"{seat}/events"), ("POST", f"{host}/claim"), ("GET", host),
-                         ("POST", f"{host}/start"), ("GET", f"{host}/events")]:
-        await refused(await phone.request(method, path, json={}), 404, "unknown_token")
+                         ("POST", f"{host}/claim"), ("GET", host), ("POST", f"{host}/start")]:
+        answer = await phone.request(method, path, json={})
+        await refused(answer, 404, "unknown_token")
+        assert not answer.sealed  # no session: nothing was sealed
+    for path in (f"{seat}/events", f"{host}/events"):
+        with pytest.raises(Refused) as error:
+            await phone.open_stream(path)
+        assert (error.value.status, error.value.code) == (404, "unknown_token")
 
 
-async def test_a_phone_cannot_read_or_play_another_seats_screen(room, set_up_game):
+async def stream_refused(open_stream, phone, path: str, code: str) -> None:
+    """A stream opened for a seat this phone does not hold: its one message says why."""
+    stream = await open_stream(phone, path)
+    event, payload = await stream.next()
+    assert event == "refused" and payload["error"]["code"] == code
+    assert not any("view" in m for m in stream.messages)  # no view of the seat, ever
+    with pytest.raises(EOFError):
+        await stream.next()
+
+
+async def test_a_phone_cannot_read_or_play_another_seats_screen(room, set_up_game,
+                                                                 open_stream):
+    """Phone A holding another seat's code (it saw the QR code) opens a session for it, but
+    the seat is not A's: A reads nothing of it and plays nothing for it."""
     table = await set_up_game(NAMES)
     phone_a = table.seats[0][0]
     before = snapshot(room)
@@ -50,20 +75,21 @@ async def test_a_phone_cannot_read_or_play_another_seats_screen(room, set_up_gam
     command = choice_for(room.table.state, seat, random.Random(0))
     for other in range(1, 4):
         await refused(await phone_a.get(table.seat_url(other)), 403, "not_your_seat")
-        await refused(await phone_a.get(table.seat_url(other, "/events")), 403,
-                      "not_your_seat")
+        await stream_refused(open_stream, phone_a, table.seat_url(other, "/events"),
+                             "not_your_seat")
         await refused(await phone_a.post(table.seat_url(other, "/command"), json=command),
                       403, "not_your_seat")
     assert snapshot(room) == before
 
 
-async def test_a_phone_without_a_cookie_cannot_read_a_claimed_seat(room, server, set_up_game):
+async def test_a_phone_that_only_knows_the_code_cannot_read_a_claimed_seat(
+        room, set_up_game, new_phone, open_stream):
+    """Another phone with the seat's code (a photographed QR code) is not the seat's
+    phone: only the phone secret sealed inside the request is."""
     table = await set_up_game(NAMES)
-    # aiohttp's default jar keeps no cookie from an IP-address host: a cookieless browser
-    async with aiohttp.ClientSession() as stranger:
-        await refused(await stranger.get(server + table.seat_url(1)), 403, "not_your_seat")
-        await refused(await stranger.get(server + table.seat_url(1, "/events")), 403,
-                      "not_your_seat")
+    stranger = new_phone()
+    await refused(await stranger.get(table.seat_url(1)), 403, "not_your_seat")
+    await stream_refused(open_stream, stranger, table.seat_url(1, "/events"), "not_your_seat")
 
 
 async def test_a_second_phone_on_a_claimed_seat_is_refused_and_the_kiosk_says_so(
@@ -85,13 +111,17 @@ async def test_a_second_phone_on_the_host_code_is_refused(room, set_up_game, new
     assert room.room_view()["notices"][-1] == {"k": "host_claim_refused"}
 
 
-async def test_host_endpoints_refuse_a_phone_that_is_not_the_host(room, set_up_game):
+async def test_host_endpoints_refuse_a_phone_that_is_not_the_host(room, set_up_game,
+                                                                   open_stream):
+    """A player's phone that has seen the host's code (over the host's shoulder) opens a
+    session for it, but is not the host's phone: refused, nothing changed."""
     table = await set_up_game(NAMES, start=False)
     player = table.seats[0][0]
     before = snapshot(room)
     base = table.host_url
+    await stream_refused(open_stream, player, f"{base}/events", "not_your_seat")
     for method, path, body in [
-            ("GET", base, None), ("GET", f"{base}/events", None),
+            ("GET", base, None),
             ("POST", f"{base}/game", {"setup": {"names": NAMES}}),
             ("POST", f"{base}/start", {}), ("POST", f"{base}/rebind", {"seat": 1}),
             ("POST", f"{base}/correct", {"option": ["shield", 1]}),
@@ -183,25 +213,31 @@ async def test_malformed_command_bodies_are_refused(room, set_up_game, body, cod
     seat = room.table.state.pending.seats[0]
     body = body.replace(b'"D"', f'"{room.table.state.pending.kind}"'.encode())  # the real one
     before = snapshot(room)
+    # the bytes as the command's body inside the seal, as they are (not JSON, say)
     await refused(await table.seats[seat][0].post(
-        table.seat_url(seat, "/command"), data=body,
-        headers={"Content-Type": "application/json"}), 400, code)
+        table.seat_url(seat, "/command"), data=body), 400, code)
     assert snapshot(room) == before
 
 
-async def test_oversized_bodies_are_refused_with_or_without_a_length(room, set_up_game):
+async def test_oversized_bodies_are_refused_with_or_without_a_length(room, server,
+                                                                     set_up_game):
+    """A sealed request past 16 KB is refused plainly before a byte is opened."""
     table = await set_up_game(NAMES)
     seat = room.table.state.pending.seats[0]
     phone, url = table.seats[seat][0], table.seat_url(seat, "/command")
     big = b'{"decision": "action", "option": ["pass"], "x": "' + b"a" * 17_000 + b'"}'
     before = snapshot(room)
-    await refused(await phone.post(url, data=big), 413, "too_large")
+    answer = await phone.post(url, data=big)
+    await refused(answer, 413, "too_large")
+    assert not answer.sealed
+    _, sealed = await phone.envelope(table.seats[seat][1], "command", raw_body=big)
 
     async def chunks():  # chunked: no Content-Length for the server to look at first
-        for i in range(0, len(big), 4096):
-            yield big[i:i + 4096]
+        for i in range(0, len(sealed), 4096):
+            yield sealed[i:i + 4096]
 
-    await refused(await phone.post(url, data=chunks()), 413, "too_large")
+    await refused(await phone.http.post(server + "/api/sealed", data=chunks()), 413,
+                  "too_large")
     assert snapshot(room) == before
 
 
@@ -297,13 +333,32 @@ async def test_a_language_the_room_does_not_speak_is_refused(room, set_up_game):
     assert room.lang == "en"
 
 
-async def test_unknown_paths_and_wrong_methods_answer_json(new_phone):
+async def test_unknown_paths_and_wrong_methods_answer_json(room, server, new_phone):
     phone = new_phone()
     await refused(await phone.get("/api/nothing"), 404, "not_found")
     await refused(await phone.get("/lang/fr.json"), 404, "not_found")
-    await refused(await phone.get(f"/api/seat/{WRONG_TOKEN}/command"), 405,
-                  "method_not_allowed")
+    await refused(await phone.get("/api/sealed"), 405, "method_not_allowed")
+    await refused(await phone.get("/api/hello"), 405, "method_not_allowed")
     await refused(await phone.post("/api/board"), 405, "method_not_allowed")
+    # the old routes are gone: a code in a path opens nothing
+    for path in (f"/api/seat/{WRONG_TOKEN}/command", f"/api/host/{room.host_token}",
+                 f"/api/join/{WRONG_TOKEN}"):
+        await refused(await phone.http.get(server + path), 404, "not_found")
+
+
+async def test_an_op_the_code_has_not_is_refused_inside_the_seal(room, set_up_game):
+    """A seat's session cannot do what only the host's code does, and no code has an op
+    made up: `404 unknown_op`, sealed, nothing changed."""
+    table = await set_up_game(NAMES)
+    phone, token = table.seats[0]
+    before = snapshot(room)
+    for op, body in (("start", {}), ("rebind", {"seat": 1}), ("seats", {}), ("record", {}),
+                     ("events", {}), ("no_such_op", {})):
+        await refused(await phone.call(token, op, body), 404, "unknown_op")
+    await refused(await table.host.call(room.host_token, "command",
+                                        {"decision": "action", "option": ["pass"]}),
+                  404, "unknown_op")
+    assert snapshot(room) == before
 
 
 @pytest.mark.parametrize("path", [
@@ -336,5 +391,7 @@ async def test_the_pages_files_are_still_served_and_revalidated(new_phone):
     assert response.status == 200 and "javascript" in response.content_type
     again = await phone.get("/static/seat.js", headers={"If-None-Match": response.headers["ETag"]})
     assert again.status == 304
-    page = await phone.get("/s/whatever")
-    assert page.status == 200 and page.content_type == "text/html"
+    for path in ("/s", "/h", "/j"):  # one page for every code: the code is in the fragment
+        page = await phone.get(path)
+        assert page.status == 200 and page.content_type == "text/html"
+    assert (await phone.get("/s/whatever")).status == 404  # no code in a path any more

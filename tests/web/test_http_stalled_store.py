@@ -51,6 +51,7 @@ async def timed(request) -> tuple[float, object]:
 async def slow_answer(response) -> str:
     assert response.status == 503, await response.text()
     assert response.content_type == "application/json"
+    assert response.sealed  # the op's answer, under an HTTP 200 (tests/web/phone.py)
     error = (await response.json())["error"]
     assert error["code"] == "store_slow"
     return error["message"]

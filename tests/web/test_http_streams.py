@@ -1,10 +1,16 @@
 """The event streams (Server-Sent Events): a whole payload first, a new one after every change,
-notices only to the seat they concern, and no more news for a phone that lost its seat."""
+notices only to the seat they concern, and no more news for a phone that lost its seat. A
+seat's and the host's streams are sealed message by message (tests/web/phone.py opens them as
+a phone does); the board's is plain."""
+import json
 import random
 
 import pytest
 
 from companion.tools.simulate import choice_for
+from companion.web.sealing import (KIND_STREAM, BadSeal, b64url, nonce, open_sealed,
+                                   unb64url)
+from phone import sealed_size_ok
 
 NAMES = ["Ana", "Ben", "Cai", "Dee"]
 
@@ -233,3 +239,62 @@ async def test_a_quiet_stream_is_pinged_and_still_gets_the_next_view(
     await room.submit(seat, choice_for(g, seat, random.Random(0)))
     later = await stream.next_view()
     assert later["view"]["state_id"] > first["view"]["state_id"]
+
+
+def sealed_messages(stream) -> list[bytes]:
+    """Every message's sealed bytes, as a recorder on the Wi-Fi has them."""
+    return [unb64url(line[5:].strip().decode()) for line in bytes(stream.raw).split(b"\n")
+            if line.startswith(b"data:")]
+
+
+async def test_a_seats_stream_is_noise_on_the_wire_and_opens_only_in_order(
+        room, set_up_game, open_stream):
+    """What a player recording the Wi-Fi gets of another seat's stream: whole sealed blocks,
+    no word of the view. (Before, the stream was JSON in the clear: the seat's status and
+    dice for anyone who knew the Wi-Fi password.) Each message opens only as the next one of
+    its own stream: one replayed or reordered does not."""
+    table = await set_up_game(NAMES)
+    stream = await open_stream(table.seats[1][0], table.seat_url(1, "/events"))
+    await stream.next_view()
+    new = await phone_command(room, table)
+    seen = await stream.next_view(lambda p: p["view"]["state_id"] >= new)
+    sealed = sealed_messages(stream)
+    assert len(sealed) >= 2 and all(sealed_size_ok(len(m)) for m in sealed)
+    status = seen["view"]["you"]["status"]
+    assert status == room.table.state.seats[1].status
+    assert json.dumps(status).encode() in stream.plain  # what the phone reads...
+    for word in (json.dumps(status).encode(), b"state_id", b'"you"', b"view"):
+        assert word not in stream.raw  # ...and the Wi-Fi does not
+    for index, message in ((0, sealed[1]), (1, sealed[0]), (5, sealed[1])):
+        with pytest.raises(BadSeal):
+            open_sealed(stream.key, nonce(KIND_STREAM, stream.n, index), stream.sid, message)
+    with pytest.raises(BadSeal):  # nor under another stream's ticket
+        open_sealed(stream.key, nonce(KIND_STREAM, stream.n + 1, 1), stream.sid, sealed[1])
+
+
+async def test_a_stream_ticket_played_again_or_altered_opens_nothing(
+        room, server, set_up_game, client_session):
+    """A ticket copied off the Wi-Fi and sent again is refused plainly (`409 replayed`), as
+    is one altered (`400 bad_seal`): no second stream of the seat. (Before, the seat's
+    stream URL and a copied cookie opened it for anyone.)"""
+    table = await set_up_game(NAMES)
+    phone, token = table.seats[1]
+    session = await phone.ready(token)
+    _, ticket = session.sealed_ticket()
+    url = server + "/api/sealed/events"
+    first = await phone.http.get(url, params={"t": ticket})
+    assert first.status == 200
+    recorder = client_session()
+    again = await recorder.get(url, params={"t": ticket})
+    assert again.status == 409 and (await again.json())["error"]["code"] == "replayed"
+    _, fresh = session.sealed_ticket()
+    raw = bytearray(unb64url(fresh))
+    raw[40] ^= 1  # one bit of the sealed part
+    for sent in (b64url(bytes(raw)), fresh[:30]):
+        again = await recorder.get(url, params={"t": sent})
+        assert again.status == 400 and (await again.json())["error"]["code"] == "bad_seal"
+    # refused before anything changed: the genuine ticket with that counter still opens
+    second = await phone.http.get(url, params={"t": fresh})
+    assert second.status == 200
+    second.close()
+    first.close()

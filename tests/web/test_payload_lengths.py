@@ -9,9 +9,10 @@ the expansion:
   have been dealt, its roll as its longest and shortest faces, its dice all strong or all weak,
   the longest and shortest cards it could have drawn), gives that seat a message of the same
   length;
-- through the real server, the first message after the deal is as long for every seat, and at
-  every later moment seats that were told privately of the same public happenings get messages
-  of one length, on their streams and on a GET alike;
+- through the real server, sealed, the first message after the deal is as long for every
+  seat, and at every later moment seats that were told privately of the same public happenings
+  get payloads of one length, and sealed messages of one length, on their streams and on a GET
+  (the view op) alike;
 - in random games of every variant, module, player count and kind of bot, in both languages,
   no seat's own part ever outgrows the room set aside for it.
 """
@@ -34,6 +35,7 @@ from companion.core.room import Room
 from companion.tools.simulate import bot_choice, choice_for
 from companion.core.store import EventStore
 from companion.web.padding import TOLD_TO_A_SECRET_SET
+from companion.web.sealing import KIND_RESPONSE, nonce, open_sealed, unb64url
 from companion.web.payloads import Parts, Payloads
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
@@ -267,19 +269,27 @@ async def test_streams_and_gets_are_as_long_for_seats_told_alike(
     assert {s.infected for s in g.seats} == {True, False}  # both teams at the table
     urls = [f"/api/seat/{token}" for token in tokens]
     streams = [await open_stream(phone, url + "/events") for phone, url in zip(phones, urls)]
+    sealed = [phone.sealed(token) for phone, token in zip(phones, tokens)]
     rng, first, compared = random.Random(seed), True, 0
 
-    async def lengths() -> list[int]:
-        """Each seat's next view message (its data line's length), and its GET's."""
+    async def lengths() -> list[tuple[int, int, int]]:
+        """Each seat's next stream message and its GET (the view op): the payload's length
+        as the Pi built it, and both sealed lengths as the Wi-Fi carries them."""
         sent = []
         for seat, stream in enumerate(streams):
-            while True:
-                line = await asyncio.wait_for(stream.response.content.readline(), 10)
-                if line.startswith(b"data: ") and b'"view"' in line:
-                    break
-            got = await (await phones[seat].get(urls[seat])).read()
-            assert len(got) == len(line) - len(b"data: \n"), "a GET as long as its stream"
-            sent.append(len(got))
+            await stream.next_view()
+            data = bytes(stream.raw).rstrip(b"\n").rsplit(b"\n", 1)[-1]
+            assert data.startswith(b"data: "), data[:40]
+            message = bytes(stream.plain).rstrip(b"\n").rsplit(b"\n", 1)[-1]
+            payload = message[len(b'{"view":'):message.rindex(b',"notices":')]
+            counter, request = sealed[seat].sealed_request("view")
+            status, raw = await sealed[seat].post_sealed(request)
+            assert status == 200
+            answer = open_sealed(sealed[seat].k_down, nonce(KIND_RESPONSE, counter),
+                                 sealed[seat].sid, raw).rstrip(b" ")
+            got = answer[len(b'{"status":200,"body":'):-1]
+            assert len(got) == len(payload), "a GET's payload as long as its stream's"
+            sent.append((len(payload), len(unb64url(data[6:].decode())), len(raw)))
         return sent
 
     while True:
@@ -290,7 +300,7 @@ async def test_streams_and_gets_are_as_long_for_seats_told_alike(
         by_shape, teams = defaultdict(set), defaultdict(set)
         for seat in range(players):
             shape = tuple(sorted(public_shape(room.table, count, seat).items()))
-            by_shape[shape].add(sent[seat])
+            by_shape[shape].add(sent[seat])  # the payload, the stream's, the GET's
             teams[shape].add(g.seats[seat].infected)
         for shape, sizes in by_shape.items():
             assert len(sizes) == 1, f"state {g.state_id}: seats told {shape} got {sizes}"

@@ -1,8 +1,10 @@
 """On the Pi one CPU draws the kiosk and feeds the phones. A phone's command reaches every
 open stream before the kiosk redraws it (the player tapping watches their phone); a seat
 button's press is redrawn on the kiosk at once; a stream that never writes holds the kiosk up
-for MOST_WAIT at most. Real server, started by the real table host, real streams on loopback:
-the streams report to the host's pacing, which the kiosk asks."""
+for MOST_WAIT at most. Real server, started by the real table host, real streams on loopback
+(the seats' and the host's sealed, as the phones open them: sealing each message is part of
+the write the kiosk waits for): the streams report to the host's pacing, which the kiosk
+asks."""
 from __future__ import annotations
 
 import asyncio
