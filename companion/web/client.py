@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from base64 import b64decode
 from dataclasses import dataclass
 from typing import AsyncIterator, Callable
 
@@ -167,7 +168,7 @@ class SealedPhone:
         def open_next(text: str) -> dict:
             nonlocal index
             try:
-                data = unb64url(text)
+                data = b64decode(text, validate=True)
             except ValueError as error:
                 raise BadSeal("not a sealed message") from error
             plaintext = open_sealed(key, nonce(KIND_STREAM, n, index), sid, data)

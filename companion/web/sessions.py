@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from binascii import b2a_base64
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -217,19 +218,21 @@ class Sessions:
         plaintext = _padded(plaintext)
         return session.down.encrypt(nonce(KIND_RESPONSE, counter), plaintext, session.sid)
 
-    def stream_sealer(self, session: Session, n: int) -> Callable[[bytes], str]:
-        """For the stream ticket `n` opened: seal(plaintext JSON bytes) -> the b64url text of
-        the next message's data line (message 0, then 1, 2...)."""
+    def stream_sealer(self, session: Session, n: int) -> Callable[[bytes], bytes]:
+        """For the stream ticket `n` opened: seal(plaintext JSON bytes) -> the next message's
+        data line (message 0, then 1, 2...): base64 with its standard alphabet, half the cost
+        of base64url on the Pi for seven phones' views a command, and a line of an event
+        stream needs no more."""
         cipher, sid = session.down, session.sid
         index = 0
 
-        def seal_next(plaintext: bytes) -> str:
+        def seal_next(plaintext: bytes) -> bytes:
             nonlocal index
             if index >= MAX_INDEX:
                 raise OverflowError("the stream has sent all it may: the phone opens another")
             sealed = cipher.encrypt(nonce(KIND_STREAM, n, index), _padded(plaintext), sid)
             index += 1
-            return b64url(sealed)
+            return b2a_base64(sealed, newline=False)
 
         return seal_next
 

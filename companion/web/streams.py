@@ -58,7 +58,7 @@ STREAMS_KEY = web.AppKey("streams", Streams)
 async def stream(request: web.Request, room: Room, audiences: tuple,
                  build: Callable[[], bytes],
                  allowed: Callable[[], object] = lambda: None,
-                 seal: Callable[[bytes], str] | None = None) -> web.StreamResponse:
+                 seal: Callable[[bytes], bytes] | None = None) -> web.StreamResponse:
     """Server-Sent Events: a whole payload now and after every change to `audiences`;
     one-off messages for those audiences (a refused button press) as `notice` events.
     `build()` gives the payload's JSON, built for every message: in the language asked for
@@ -142,19 +142,20 @@ def _json(obj) -> bytes:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def _refused(error: RoomError, seal: Callable[[bytes], str] | None) -> bytes:
+def _refused(error: RoomError, seal: Callable[[bytes], bytes] | None) -> bytes:
     refusal = {"code": error.code, "message": error.message}
     if seal is None:
         return b"event: refused\ndata: " + _json({"error": refusal}) + b"\n\n"
-    return f"event: m\ndata: {seal(_json({'refused': refusal}))}\n\n".encode()
+    return b"event: m\ndata: " + seal(_json({"refused": refusal})) + b"\n\n"
 
 
-def _message(view: bytes, notices: list[dict], seal: Callable[[bytes], str] | None) -> list:
+def _message(view: bytes, notices: list[dict], seal: Callable[[bytes], bytes] | None) -> list:
     """One wake's events: the payload (as built: a seat's is padded already), then its
     notices; sealed, both in one message, so nothing tells apart a wake with notices."""
     if seal is not None:
-        plaintext = b'{"view":' + view + b',"notices":' + _json(notices) + b"}"
-        return [f"event: m\ndata: {seal(plaintext)}\n\n".encode()]
+        told = _json(notices) if notices else b"[]"
+        return [b"event: m\ndata: " + seal(b'{"view":' + view + b',"notices":' + told + b"}")
+                + b"\n\n"]
     return [b"event: view\ndata: " + view + b"\n\n",
             *(b"event: notice\ndata: " + _json(notice) + b"\n\n" for notice in notices)]
 

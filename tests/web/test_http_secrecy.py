@@ -72,15 +72,15 @@ def payloads(stream) -> list[dict]:
     return found
 
 
-SEALED_LINE = re.compile(rb"(retry: \d+|: ping|event: m|data: [A-Za-z0-9_-]+|)")
+SEALED_LINE = re.compile(rb"(retry: \d+|: ping|event: m|data: [A-Za-z0-9+/]+=*|)")
 
 
 def check_sealed_stream(raw: bytes, hidden: list[str]) -> None:
-    """A sealed stream as the Wi-Fi carries it: event-stream framing around base64url, and
+    """A sealed stream as the Wi-Fi carries it: event-stream framing around base64, and
     not one of `hidden` (codes, phone secrets) in it; every message whole sealed blocks."""
     for line in raw.split(b"\n"):
         assert SEALED_LINE.fullmatch(line), line[:80]
-    for message in re.findall(rb"data: ([A-Za-z0-9_-]+)", raw):
+    for message in re.findall(rb"data: ([A-Za-z0-9+/]+=*)", raw):
         assert sealed_size_ok(len(unb64url(message.decode()))), len(message)
     for secret in hidden:
         assert secret.encode() not in raw, "a secret crossed the Wi-Fi"
