@@ -28,21 +28,18 @@ import asyncio
 import random
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "web")]
 
 from budget import parse  # noqa: E402
-from playwright.async_api import async_playwright  # noqa: E402
 
 import companion  # noqa: E402
 from companion.core.room import Room  # noqa: E402
-from companion.core.store import EventStore  # noqa: E402
 from companion.darkmoon.errors import RulesError  # noqa: E402
 from companion.tools.simulate import choice_for  # noqa: E402
-from test_browser_kit import ARGS, CHROMIUM, PHONE, Served  # noqa: E402
+from test_browser_kit import PHONE, served_with_browser  # noqa: E402
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]
 SEED = 34
@@ -119,25 +116,9 @@ async def main() -> None:
     print(f"code: {Path(companion.__file__).parents[1]}")
     moves = QUICK_MOVES if args.quick else MOVES
     results = []
-    with tempfile.TemporaryDirectory() as tmp:
-        store = EventStore(Path(tmp) / "g.db")
-        room = Room(store, seed=SEED, bot_delay=0)
-        room.attach(asyncio.get_running_loop())
-        served = Served(room)
-        await served.start()
-        try:
-            async with async_playwright() as playwright:
-                browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                try:
-                    for slow in (1, SLOW):
-                        results.append((slow, await run(browser, served.base, room, moves,
-                                                        slow)))
-                finally:
-                    await browser.close()
-        finally:
-            await served.stop()
-            await room.close()
-            store.close()
+    async with served_with_browser(SEED) as (room, served, browser):
+        for slow in (1, SLOW):
+            results.append((slow, await run(browser, served.base, room, moves, slow)))
     for slow, timings in results:
         speed = "this machine's CPU" if slow == 1 else f"CPU slowed {slow}x (a phone)"
         print(f"a seat's page, {speed}, {timings['moves']} moves watched:")

@@ -60,7 +60,6 @@ import asyncio
 import json
 import random
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -69,13 +68,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "web")]
 
 from budget import parse  # noqa: E402
-from playwright.async_api import async_playwright  # noqa: E402
 
 import companion  # noqa: E402
 from companion.core.room import Room  # noqa: E402
 from companion.tools.bots import seat_choice  # noqa: E402
-from companion.core.store import EventStore  # noqa: E402
-from test_browser_kit import ARGS, CHROMIUM, PHONE, Served  # noqa: E402
+from test_browser_kit import PHONE, served_with_browser  # noqa: E402
 
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli"]
 HOST = 0            # the host plays Ana's seat
@@ -385,28 +382,13 @@ def by_kind(record: list[tuple]) -> dict[str, dict]:
 async def main() -> None:
     args = parse(argparse.ArgumentParser(description=__doc__.split("\n\n")[0]))
     print(f"code: {Path(companion.__file__).parents[1]}")
-    with tempfile.TemporaryDirectory() as tmp:
-        store = EventStore(Path(tmp) / "g.db")
-        room = Room(store, seed=SEED, bot_delay=0)
-        room.attach(asyncio.get_running_loop())
-        served = Served(room)
-        await served.start()
-        try:
-            async with async_playwright() as playwright:
-                browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                try:
-                    table = Table(browser, served.base)
-                    setup, phones = await set_up(table, room)
-                    limit = QUICK_DECISIONS if args.quick else MAX_DECISIONS
-                    began = time.perf_counter()
-                    record = await play(table, room, phones, limit)
-                    playing = time.perf_counter() - began
-                finally:
-                    await browser.close()
-        finally:
-            await served.stop()
-            await room.close()
-            store.close()
+    async with served_with_browser(SEED) as (room, served, browser):
+        table = Table(browser, served.base)
+        setup, phones = await set_up(table, room)
+        limit = QUICK_DECISIONS if args.quick else MAX_DECISIONS
+        began = time.perf_counter()
+        record = await play(table, room, phones, limit)
+        playing = time.perf_counter() - began
     report(setup, record, playing, room.table.over)
 
 

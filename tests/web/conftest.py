@@ -16,7 +16,7 @@ import pytest
 from companion.core.room import Room
 from companion.core.store import EventStore
 from companion.web.server import start_server
-from phone import Phone
+from phone import Phone, Stream
 
 WAIT = 10  # seconds: only a guard against a hang, never a measure of speed
 
@@ -64,7 +64,7 @@ async def new_phone(server, client_session):
     return lambda phone=None: Phone(client_session(), server, phone)
 
 
-class EventStream:
+class EventStream(Stream):
     """A Server-Sent Events reader over one open response: `await next()` gives the next
     (event, data) pair, with data parsed as JSON."""
 
@@ -89,15 +89,6 @@ class EventStream:
             elif line.startswith("data:"):
                 data.append(line[5:].lstrip(" "))
 
-    async def next_view(self, until=lambda payload: True) -> dict:
-        """The next `view` event whose payload satisfies `until`, skipping older ones."""
-        while True:
-            event, data = await self.next()
-            if event == "view" and until(data):
-                return data
-
-    async def close(self) -> None:
-        self.response.close()
 
 
 @pytest.fixture
@@ -174,3 +165,11 @@ async def set_up_game(room, new_phone):
         return table
 
     return setup
+
+
+@pytest.fixture
+async def http():
+    """One HTTP client for sealed phones (companion/web/client.py), with a jar that would keep
+    any cookie, even from an IP address: a test can check it stays empty."""
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+        yield session

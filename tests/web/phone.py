@@ -68,7 +68,27 @@ class Reply:
         return (await self.text()).encode()
 
 
-class SealedStream:
+class Stream:
+    """What a test reads of an event stream: `await next()` gives the next (event, data)
+    pair (the subclass says how), `next_view(until)` the next view that satisfies `until`."""
+
+    response: aiohttp.ClientResponse
+
+    async def next(self) -> tuple[str, object]:
+        raise NotImplementedError
+
+    async def next_view(self, until=lambda payload: True) -> dict:
+        """The next `view` event whose payload satisfies `until`, skipping older ones."""
+        while True:
+            event, data = await self.next()
+            if event == "view" and until(data):
+                return data
+
+    async def close(self) -> None:
+        self.response.close()
+
+
+class SealedStream(Stream):
     """A sealed event stream as the old EventStream read it: `next()` gives ("view",
     payload), then ("notice", n) for each of that message's notices, and last ("refused",
     {"error": ...}); EOFError once the stream ended. `raw` is every byte received (sealed);
@@ -120,14 +140,6 @@ class SealedStream:
                 self._queue.extend(("notice", n) for n in message.get("notices", []))
         return self._queue.popleft()
 
-    async def next_view(self, until=lambda payload: True) -> dict:
-        while True:
-            event, data = await self.next()
-            if event == "view" and until(data):
-                return data
-
-    async def close(self) -> None:
-        self.response.close()
 
 
 class Phone:
@@ -300,3 +312,21 @@ def json_or_none(raw: bytes):
         return json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         return None
+
+
+async def sealed_game(room, server: str, http: aiohttp.ClientSession, names: list[str], *,
+                      start: bool = True) -> tuple[SealedPhone, list[SealedPhone]]:
+    """The host's phone claims the host code and sets up a game of `names`; a phone per seat
+    claims its seat (the codes read from the kiosk, as a camera would); then (start) the game
+    starts. All sealed, through the reference client."""
+    host = SealedPhone(http, server, room.host_token)
+    assert await host.ok("claim") == {"host": True}
+    await host.ok("game", {"setup": {"names": names}})
+    seats = []
+    for seat, token in enumerate(room.kiosk_view()["seat_tokens"]):
+        phone = SealedPhone(http, server, token)
+        assert await phone.ok("claim") == {"seat": seat}
+        seats.append(phone)
+    if start:
+        assert (await host.ok("start"))["state_id"] == room.table.state_id
+    return host, seats

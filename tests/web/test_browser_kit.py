@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tempfile
+from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
@@ -82,6 +85,29 @@ class Served:
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+
+@asynccontextmanager
+async def served_with_browser(seed: int):
+    """(room, served, browser): a seeded room on a real store, served on a loopback port, and
+    Debian's Chromium; what the benches that drive the pages share."""
+    with tempfile.TemporaryDirectory() as tmp:
+        store = EventStore(Path(tmp) / "g.db")
+        room = Room(store, seed=seed, bot_delay=0)
+        room.attach(asyncio.get_running_loop())
+        served = Served(room)
+        await served.start()
+        try:
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                try:
+                    yield room, served, browser
+                finally:
+                    await browser.close()
+        finally:
+            await served.stop()
+            await room.close()
+            store.close()
 
 
 @pytest.fixture

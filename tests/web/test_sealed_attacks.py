@@ -19,6 +19,7 @@ from companion.tools.simulate import choice_for
 from companion.web import sealing
 from companion.web.client import Refused, SealedPhone
 from companion.web.sealing import BLOCK, BadSeal, code_id, unb64url
+from phone import sealed_game
 
 SID, COUNTER = sealing.SID_BYTES, sealing.SID_BYTES + sealing.COUNTER_BYTES
 
@@ -38,21 +39,6 @@ def snapshot(room) -> tuple:
             room.room_view()["seats"], room.phase)
 
 
-async def sealed_game(room, server, http, start=True) -> tuple[SealedPhone, list[SealedPhone]]:
-    """The host's phone sets up a game and each seat's phone claims its seat, all sealed."""
-    host = SealedPhone(http, server, room.host_token)
-    assert await host.ok("claim") == {"host": True}
-    await host.ok("game", {"setup": {"names": NAMES}})
-    seats = []
-    for seat, token in enumerate(room.kiosk_view()["seat_tokens"]):
-        phone = SealedPhone(http, server, token)
-        assert await phone.ok("claim") == {"seat": seat}
-        seats.append(phone)
-    if start:
-        assert (await host.ok("start"))["state_id"] == room.table.state_id
-    return host, seats
-
-
 def next_command(room) -> tuple[int, dict]:
     seat = room.table.state.pending.seats[0]
     return seat, choice_for(room.table.state, seat, random.Random(0))
@@ -63,17 +49,10 @@ async def plain_refusal(status_raw: tuple[int, bytes], status: int, code: str) -
     assert (got, json.loads(raw)["error"]["code"]) == (status, code), raw
 
 
-@pytest.fixture
-async def http():
-    # A cookie jar that keeps an IP host's cookies: if the Pi set one, the tests would see it.
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
-        yield session
-
-
 async def test_a_recorded_command_played_again_changes_nothing(room, server, http):
     # Before, a command was a plain POST with the token in its path and the phone's cookie
     # in its headers: a recorder could send it again, or any command of their own.
-    _, seats = await sealed_game(room, server, http)
+    _, seats = await sealed_game(room, server, http, NAMES)
     seat, command = next_command(room)
     counter, sealed = seats[seat].sealed_request("command", command)
     status, raw = await seats[seat].post_sealed(sealed)
@@ -84,7 +63,7 @@ async def test_a_recorded_command_played_again_changes_nothing(room, server, htt
 
 
 async def test_a_recorded_claim_played_after_the_phone_left_changes_nothing(room, server, http):
-    _, seats = await sealed_game(room, server, http, start=False)
+    _, seats = await sealed_game(room, server, http, NAMES, start=False)
     await seats[1].ok("leave")
     phone = SealedPhone(http, server, seats[1].token)
     await phone.hello()
@@ -97,7 +76,7 @@ async def test_a_recorded_claim_played_after_the_phone_left_changes_nothing(room
 
 
 async def test_a_command_held_back_and_sent_late_changes_nothing(room, server, http):
-    _, seats = await sealed_game(room, server, http)
+    _, seats = await sealed_game(room, server, http, NAMES)
     seat, command = next_command(room)
     _, held = seats[seat].sealed_request("command", command)
     counter, look = seats[seat].sealed_request("view")
@@ -111,7 +90,7 @@ async def test_a_command_held_back_and_sent_late_changes_nothing(room, server, h
 
 
 async def test_a_recorded_stream_ticket_opens_no_second_stream(room, server, http):
-    _, seats = await sealed_game(room, server, http)
+    _, seats = await sealed_game(room, server, http, NAMES)
     phone = seats[0]
     _, ticket = phone.sealed_ticket()
     url = f"{server}/api/sealed/events"
@@ -133,7 +112,7 @@ async def data_lines(response, count: int) -> list[str]:
 
 
 async def test_a_real_streams_messages_open_only_in_the_order_they_were_sent(room, server, http):
-    _, seats = await sealed_game(room, server, http)
+    _, seats = await sealed_game(room, server, http, NAMES)
     watcher = seats[0]
     n, ticket = watcher.sealed_ticket()
     async with http.get(f"{server}/api/sealed/events", params={"t": ticket}) as response:
@@ -158,7 +137,7 @@ async def test_a_real_streams_messages_open_only_in_the_order_they_were_sent(roo
     (0, 401, "unknown_session"), (COUNTER - 1, 400, "bad_seal"), (COUNTER + 3, 400, "bad_seal"),
     (-1, 400, "bad_seal")])
 async def test_a_command_altered_anywhere_changes_nothing(room, server, http, at, status, code):
-    _, seats = await sealed_game(room, server, http)
+    _, seats = await sealed_game(room, server, http, NAMES)
     seat, command = next_command(room)
     counter, sealed = seats[seat].sealed_request("command", command)
     before = snapshot(room)
@@ -170,7 +149,7 @@ async def test_a_command_altered_anywhere_changes_nothing(room, server, http, at
 
 
 async def test_another_phones_sealed_request_gets_nothing(room, server, http):
-    _, seats = await sealed_game(room, server, http)
+    _, seats = await sealed_game(room, server, http, NAMES)
     seat, command = next_command(room)
     mine, other = seats[seat], seats[(seat + 1) % len(seats)]
     _, sealed = mine.sealed_request("command", command)
@@ -193,7 +172,7 @@ async def test_a_phone_that_knows_the_code_but_not_the_seats_phone_gets_nothing(
         room, server, http):
     # Someone who photographed the seat's code after it was claimed: their own session,
     # but another phone's name, so the seat's screen and commands stay its phone's.
-    _, seats = await sealed_game(room, server, http)
+    _, seats = await sealed_game(room, server, http, NAMES)
     seat, command = next_command(room)
     intruder = SealedPhone(http, server, seats[seat].token)
     before = snapshot(room)
@@ -212,7 +191,7 @@ async def test_a_phone_that_knows_the_code_but_not_the_seats_phone_gets_nothing(
 async def test_no_cookie_is_set_and_a_copied_one_opens_nothing(room, server, http):
     # Before, the dm_phone cookie was the phone: a recorder who copied it (and the token
     # from the request's path) played the seat from their own phone.
-    _, seats = await sealed_game(room, server, http)
+    _, seats = await sealed_game(room, server, http, NAMES)
     assert len(http.cookie_jar) == 0
     token = seats[1].token
     async with aiohttp.ClientSession(cookies={"dm_phone": seats[1].phone}) as copier:
@@ -231,7 +210,7 @@ async def test_no_cookie_is_set_and_a_copied_one_opens_nothing(room, server, htt
 
 async def test_a_phone_the_pi_forgot_says_hello_again_and_its_request_goes_through(
         room, server, http):
-    _, seats = await sealed_game(room, server, http)
+    _, seats = await sealed_game(room, server, http, NAMES)
     phone = seats[0]
     phone.sid = secrets.token_bytes(16)  # as after a restart of the Pi
     assert (await phone.call("view")).status == 200
@@ -241,7 +220,7 @@ async def test_a_phone_the_pi_forgot_says_hello_again_and_its_request_goes_throu
 
 
 async def test_a_rebound_seats_old_phone_can_no_longer_send_or_read(room, server, http):
-    host, seats = await sealed_game(room, server, http)
+    host, seats = await sealed_game(room, server, http, NAMES)
     old = seats[2]
     _, recorded = old.sealed_request("view")  # sealed before the re-bind, sent after it
     await host.ok("rebind", {"seat": 2})

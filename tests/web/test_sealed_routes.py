@@ -8,39 +8,14 @@ from __future__ import annotations
 import asyncio
 import json
 
-import aiohttp
 import pytest
 
 from companion.web.client import Refused, SealedPhone
 from companion.web.sealing import phone_id
+from phone import sealed_game
 
 NAMES = ["Ana", "Ben", "Cai"]
 WAIT = 10  # seconds: only a guard against a hang, never a measure of speed
-
-
-@pytest.fixture
-async def http():
-    """One HTTP client for every phone, with a jar that would keep any cookie (even from an
-    IP address): the tests check it stays empty."""
-    session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-    yield session
-    await session.close()
-
-
-async def set_up(room, http, server, *, start: bool = True):
-    """The host's phone claims the host code and sets up a game; a phone per seat claims its
-    seat (the codes read from the kiosk, as a camera would); then the game starts."""
-    host = SealedPhone(http, server, room.host_token)
-    assert await host.ok("claim") == {"host": True}
-    await host.ok("game", {"setup": {"names": NAMES}})
-    seats = []
-    for seat, token in enumerate(room.kiosk_view()["seat_tokens"]):
-        phone = SealedPhone(http, server, token)
-        assert await phone.ok("claim") == {"seat": seat}
-        seats.append(phone)
-    if start:
-        await host.ok("start")
-    return host, seats
 
 
 async def next_message(messages, until=lambda m: True) -> dict:
@@ -51,7 +26,7 @@ async def next_message(messages, until=lambda m: True) -> dict:
 
 
 async def test_a_seat_claims_looks_plays_and_hears_its_stream_all_sealed(room, server, http):
-    host, seats = await set_up(room, http, server)
+    host, seats = await sealed_game(room, server, http, NAMES)
     seat = room.table.state.pending.seats[0]
     phone = seats[seat]
     messages = phone.events()
@@ -78,7 +53,7 @@ async def test_a_seat_claims_looks_plays_and_hears_its_stream_all_sealed(room, s
 
 
 async def test_a_seat_stream_ends_sealed_when_its_seat_is_rebound(room, server, http):
-    host, seats = await set_up(room, http, server)
+    host, seats = await sealed_game(room, server, http, NAMES)
     messages = seats[1].events()
     await next_message(messages)
     await host.ok("rebind", {"seat": 1})
@@ -92,7 +67,7 @@ async def test_a_seat_stream_ends_sealed_when_its_seat_is_rebound(room, server, 
 
 
 async def test_an_op_of_another_code_kind_is_refused_inside_the_seal(room, server, http):
-    host, seats = await set_up(room, http, server, start=False)
+    host, seats = await sealed_game(room, server, http, NAMES, start=False)
     answer = await seats[0].call("start")  # a seat's code cannot start the game
     assert (answer.status, answer.data["error"]["code"]) == (404, "unknown_op")
     assert room.table is None  # nothing started
@@ -116,7 +91,7 @@ async def test_an_op_of_another_code_kind_is_refused_inside_the_seal(room, serve
 
 
 async def test_the_routes_that_named_a_code_in_their_path_are_gone(room, server, http):
-    await set_up(room, http, server, start=False)
+    await sealed_game(room, server, http, NAMES, start=False)
     token = room.lobby["seats"][0]["token"]
     for method, path in [("POST", f"/api/seat/{token}/claim"), ("GET", f"/api/seat/{token}"),
                          ("GET", f"/api/seat/{token}/events"),
@@ -137,7 +112,7 @@ async def test_the_routes_that_named_a_code_in_their_path_are_gone(room, server,
 async def test_a_sealed_answer_says_nothing_plainly(room, server, http):
     """Every sealed answer is 200 octets whatever the op's status; only an envelope that does
     not open is refused plainly, and it changes nothing."""
-    host, seats = await set_up(room, http, server, start=False)
+    host, seats = await sealed_game(room, server, http, NAMES, start=False)
     counter, sealed = seats[0].sealed_request("start")
     status, raw = await seats[0].post_sealed(sealed)
     assert status == 200 and seats[0].open_answer(counter, raw).status == 404

@@ -118,6 +118,13 @@ export function live(options) {
   return options.code ? liveCode(options) : liveBoard(options);
 }
 
+// A phone that wakes (its page shown again, back in the pocket's Wi-Fi) calls `wake`.
+function whenAwake(wake) {
+  document.addEventListener("visibilitychange", wake);
+  window.addEventListener("pageshow", (event) => { if (event.persisted) wake(); });
+  window.addEventListener("online", wake);
+}
+
 function liveCode({ code, onView, onNotice, onError }) {
   const heard = announcer(onView);
   let stream = null;
@@ -157,9 +164,7 @@ function liveCode({ code, onView, onNotice, onError }) {
     refresh();
   }
 
-  document.addEventListener("visibilitychange", wake);
-  window.addEventListener("pageshow", (event) => { if (event.persisted) wake(); });
-  window.addEventListener("online", wake);
+  whenAwake(wake);
   open();
   return {
     reopen: wake, refresh,
@@ -186,16 +191,9 @@ function liveBoard({ getUrl, eventsUrl, onView, onNotice, onError }) {
     source = new EventSource(withLang(eventsUrl));
     source.addEventListener("view", (event) => heard(JSON.parse(event.data)));
     source.addEventListener("notice", (event) => onNotice && onNotice(JSON.parse(event.data)));
-    // The server ends a stream this phone may no longer read (its seat was re-bound): stop
-    // here rather than reconnect into the same refusal; a wake-up tries again.
-    source.addEventListener("refused", (event) => {
-      source.close();
-      const e = JSON.parse(event.data).error || {};
-      onError(new Refused(e.code, e.message, 403));
-    });
     source.onerror = () => {
-      // A refused stream (seat re-bound, server restarted) is closed for good by the
-      // browser: ask for the payload to learn why, and try again a little later.
+      // A refused stream (too many from one address, the Pi restarted) is closed for good
+      // by the browser: ask for the payload to learn why, and try again a little later.
       if (source.readyState === EventSource.CLOSED) {
         refresh();
         retry = setTimeout(open, 3000);
@@ -209,9 +207,7 @@ function liveBoard({ getUrl, eventsUrl, onView, onNotice, onError }) {
     refresh();
   }
 
-  document.addEventListener("visibilitychange", wake);
-  window.addEventListener("pageshow", (event) => { if (event.persisted) wake(); });
-  window.addEventListener("online", wake);
+  whenAwake(wake);
   open();
   return { reopen: wake, refresh };
 }
