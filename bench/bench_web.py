@@ -322,6 +322,9 @@ def main() -> None:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(dir=args.data_dir) as data:
         for game in range(args.games):
+            # -u, whatever the shell exports: with --kiosk the first line is printed inside
+            # the kiosk's Textual app, whose print capture does not pass a flush on to the
+            # pipe, so a buffered child kept it and this read waited for ever
             child = subprocess.Popen(
                 [*prefix, PYTHON, "-u", "-c", SERVER, str(Path(data) / f"g{game}.db"),
                  str(args.seed + game), json.dumps(NAMES), *(["kiosk"] if args.kiosk else [])],

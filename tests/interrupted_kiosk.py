@@ -8,10 +8,12 @@ test run's own clean-up ends it: the case where an interrupted run left a kiosk 
 port."""
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,6 +39,33 @@ def until_serving(master: int, port: int) -> None:
     raise TimeoutError(f"the kiosk did not serve on port {port}")
 
 
+def write_pid(path: Path, pid: int) -> None:
+    """Say where the kiosk is, all at once: written whole to a file of its own in the same
+    folder, then put in place by a rename. The parent polls for the file, and a file written
+    where it lies is there, empty or half written, before its pid is."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(f"{pid}\n")
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def read_pid(path: Path) -> int | None:
+    """The pid in `path` once it is there whole (a line, newline and all), None before."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return None
+    line = text.removesuffix("\n")
+    if not text.endswith("\n") or not line.isdigit():
+        return None
+    return int(line)
+
+
 def test_a_kiosk_waits_to_be_interrupted(tmp_path):
     import fcntl
     import pty
@@ -53,7 +82,7 @@ def test_a_kiosk_waits_to_be_interrupted(tmp_path):
     os.close(slave)
     try:
         until_serving(master, int(os.environ["DARKMOON_KIOSK_PORT"]))
-        Path(os.environ["DARKMOON_KIOSK_PIDFILE"]).write_text(str(proc.pid))
+        write_pid(Path(os.environ["DARKMOON_KIOSK_PIDFILE"]), proc.pid)
         time.sleep(600)  # nobody reads the terminal now; the interruption comes first
     finally:
         stop(proc, master, 15)

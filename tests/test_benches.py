@@ -30,11 +30,15 @@ def test_every_bench_is_covered():
 def run_quick(bench: str, cwd: Path, *extra: str) -> subprocess.CompletedProcess:
     # SIGINT, not a kill, if it must be stopped (a hang, an interrupted run, the test process
     # dying): the bench's finally blocks stop the kiosks and servers it started (each in a
-    # session of its own, out of reach of a process-group kill)
+    # session of its own, out of reach of a process-group kill).
+    # Without PYTHONUNBUFFERED, whatever the caller exports (this machine and CI do): a bench
+    # that reads its child's first line through a pipe must not hang on a shell that does not
+    # (bench_web --kiosk did: the line sat in the child's buffer).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     proc = children.spawn([sys.executable, str(ROOT / "bench" / f"{bench}.py"), "--quick",
                            *extra],
                           cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, parent_death=signal.SIGINT)
+                          stderr=subprocess.PIPE, text=True, parent_death=signal.SIGINT, env=env)
     hung = False
     try:
         out, err = proc.communicate(timeout=HANG_GUARD)
@@ -80,6 +84,10 @@ def test_the_whole_pi_runs_the_kiosk_beside_the_server_and_times_its_repaints(tm
     # The Pi at the table is the kiosk, the web server and the phones' streams in one
     # process; bench_web --kiosk measures a command's way to the kiosk's screen in that process
     done = run_quick("bench_web", tmp_path, "--kiosk")
+    # ...and it does so on a shell without PYTHONUNBUFFERED (run_quick's): inside the kiosk's
+    # Textual app the server's first line (its port and codes) goes through Textual's print
+    # capture, whose flush does not reach the pipe, and the bench waited for it for ever
+    # until its child ran unbuffered (python -u)
     assert done.returncode == 0, f"bench_web --quick --kiosk failed:\n{done.stdout}\n{done.stderr}"
     kiosk = [line for line in done.stdout.splitlines()
              if line.startswith("command -> kiosk repaint")]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import children
-from interrupted_kiosk import until_serving
+from interrupted_kiosk import read_pid, until_serving
 from systemd.throwaway_root import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,10 +45,12 @@ def test_an_interrupted_run_leaves_no_kiosk_behind(tmp_path, sig, workers):
     kiosk = None
     try:
         deadline = time.monotonic() + GUARD
-        while not pidfile.exists() and run.poll() is None and time.monotonic() < deadline:
+        # the pid once it is there whole: a file read between its creation and its write
+        # was empty, and int("") ended this test before it interrupted anything
+        while ((kiosk := read_pid(pidfile)) is None and run.poll() is None
+               and time.monotonic() < deadline):
             time.sleep(0.05)
-        assert pidfile.exists(), run.communicate()[0].decode(errors="replace")[-3000:]
-        kiosk = int(pidfile.read_text())
+        assert kiosk is not None, run.communicate()[0].decode(errors="replace")[-3000:]
         assert children.group_alive(kiosk) and not port_free(port), "the kiosk is up"
 
         os.kill(run.pid, sig)  # Ctrl-C, or a CI timeout's SIGTERM, to pytest itself
@@ -66,6 +68,50 @@ def test_an_interrupted_run_leaves_no_kiosk_behind(tmp_path, sig, workers):
         children.end(run, signal.SIGKILL, 0)
         if kiosk is not None and children.group_alive(kiosk):
             os.killpg(kiosk, signal.SIGKILL)
+
+
+# A writer in a process of its own, as the interrupted run's is: it says where a kiosk is,
+# again and again, with pids of two lengths (a half-written long one would read as a short one)
+PID_WRITER = """
+import sys
+from pathlib import Path
+from interrupted_kiosk import write_pid
+path = Path(sys.argv[1])
+for i in range(int(sys.argv[2])):
+    write_pid(path, (7, 4194303)[i % 2])
+"""
+
+
+def test_the_kiosks_pid_is_never_read_empty_or_half_written(tmp_path):
+    """The interrupted-run test polls for the pidfile while the child run writes it: a file
+    written where it lies was read empty before its pid was written (int("") failed the test
+    now and then). Read as fast as it is rewritten, it is always one whole pid, and the
+    writer's files in the making are all gone."""
+    pidfile = tmp_path / "kiosk.pid"
+    path = os.pathsep.join(filter(None, [str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))
+    writer = children.spawn([sys.executable, "-c", PID_WRITER, str(pidfile), "2000"],
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": path})
+    seen: dict[str, int] = {}
+    try:
+        deadline = time.monotonic() + GUARD
+        while writer.poll() is None and time.monotonic() < deadline:
+            try:
+                text = pidfile.read_text()
+            except FileNotFoundError:  # not written yet: there is nothing to read, not a pid
+                continue
+            seen[text] = seen.get(text, 0) + 1
+        assert writer.wait(GUARD) == 0
+    finally:
+        children.end(writer, signal.SIGKILL, 0)
+    assert set(seen) <= {"7\n", "4194303\n"}, {text: n for text, n in seen.items()
+                                                 if text not in ("7\n", "4194303\n")}
+    assert sum(seen.values()) >= 1000, f"read only {seen} while it was written"
+    assert [p.name for p in tmp_path.iterdir()] == ["kiosk.pid"]
+    assert read_pid(pidfile) == 4194303  # its last write
+    # and the reader takes nothing less than a whole line for a pid
+    for partial in ("", "41943", "4194303", "\n", "41x\n"):
+        pidfile.write_text(partial)
+        assert read_pid(pidfile) is None, partial
 
 
 def test_the_kiosk_stops_on_sigterm_even_when_nobody_reads_its_terminal(tmp_path):
