@@ -166,9 +166,11 @@ def kiosk_command(args, demo: bool) -> int:
         return refuse(error.message)
     if demo:
         asyncio.run(demo_game(room, args.players, args.expansion))
+    from hardware.pi import lgpio_workdir
     from hardware.source import open_source
 
     from .core.host import TableHost
+    lgpio_workdir()  # lgpio's pipe files go to a folder of ours, not the current directory
     buttons, fallback = open_source(args.buttons)
     host = TableHost(room, buttons=buttons, port=args.port, listen_host=args.listen)
     address_source, spot = hotspot.for_kiosk(args)
@@ -305,7 +307,9 @@ def buttons_command(args) -> int:
                              for name, pin in seat.pins().items())
             print(text(args.lang, "kiosk.cli.seat_pins", n=n, pins=pins))
         return 0
+    from hardware.pi import lgpio_workdir
     from screens.buttons import ButtonTestApp
+    lgpio_workdir()  # lgpio's pipe files go to a folder of ours, not the current directory
     source, fallback = open_source(args.buttons)
     ButtonTestApp(source, fallback, lang=args.lang).run()
     return 0

@@ -16,8 +16,10 @@ the press's way to the table (see _tick_forever).
 from __future__ import annotations
 
 import functools
+import importlib.util
 import logging
 import math
+import os
 import threading
 import time
 import warnings
@@ -27,13 +29,19 @@ from gpiozero import Device, DigitalInputDevice, LED
 
 from .config import GpioSeat
 from .pad import BLACK, GREY, RED, Notice, Pads, Press
+from .pi import INSTALL_LGPIO, lgpio_workdir, pi_model
 
 log = logging.getLogger(__name__)
 
 
 class GpioUnavailable(Exception):
     """The GPIO buttons cannot be used on this machine; str() says why in one sentence, for
-    the kiosk's line about falling back to the keyboard."""
+    the kiosk's line about falling back to the keyboard. `install` is the command that would
+    fix it, when one package would (lgpio missing)."""
+
+    def __init__(self, message: str, install: str | None = None):
+        super().__init__(message)
+        self.install = install
 
 
 class GpioSource:
@@ -209,7 +217,15 @@ class GpioSource:
 def _default_factory():
     """gpiozero's own choice of pin driver (lgpio on a current Pi OS). Its fallback warnings
     would go to stderr, which the kiosk draws on: they go to the log instead, and the first
-    (the preferred driver's reason) into the error when no driver works."""
+    (the preferred driver's reason) into the error when no driver works.
+
+    lgpio is imported here, first: LG_WD is set before, and the current directory, which
+    lgpio's import changes to LG_WD, is put back after (./data stays the one meant)."""
+    lgpio_workdir()
+    try:
+        here = os.getcwd()
+    except OSError:
+        here = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -218,9 +234,29 @@ def _default_factory():
             reasons = [str(w.message).removeprefix("Falling back from ") for w in caught]
             for reason in reasons:
                 log.warning("buttons: GPIO driver %s", reason)
+            if (reasons and reasons[0].startswith("lgpio:") and _lgpio_missing()
+                    and pi_model()):
+                # a Pi, and gpiozero's first choice is not there: one package fixes it
+                raise GpioUnavailable(f"no GPIO pin driver works on this machine: lgpio is "
+                                      f"not installed ({INSTALL_LGPIO}); using the keyboard "
+                                      "instead", install=INSTALL_LGPIO) from error
             why = reasons[0] if reasons else f"{type(error).__name__}: {error}"
             raise GpioUnavailable(f"no GPIO pin driver works on this machine ({why}); "
                                   "using the keyboard instead") from error
+        finally:
+            if here is not None and os.path.isdir(here):
+                os.chdir(here)
     for warning in caught:
         log.info("buttons: %s", warning.message)
+    if type(Device.pin_factory).__name__ == "NativeFactory" and _lgpio_missing():
+        # a Pi 4 without lgpio: gpiozero's experimental driver works, but say what is better
+        log.warning("buttons: lgpio is not installed (%s); using gpiozero's native driver",
+                    INSTALL_LGPIO)
     return Device.pin_factory
+
+
+def _lgpio_missing() -> bool:
+    try:
+        return importlib.util.find_spec("lgpio") is None
+    except (ImportError, ValueError):
+        return True

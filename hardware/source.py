@@ -31,6 +31,7 @@ class FallbackReason(StrEnum):
     UNCONFIGURED = "unconfigured"  # no config file: a table with phones and a keyboard only
     CONFIG = "config"  # the config file has a mistake
     GPIO = "gpio"  # the GPIO pins could not be used
+    NO_LGPIO = "no_lgpio"  # no GPIO driver, for want of lgpio: the detail is what to install
 
 
 class Source(Protocol):
@@ -94,6 +95,8 @@ def open_source(path: str | None = None,
                               stuck_after=settings.stuck_after), None
         except GpioUnavailable as error:
             log.error("buttons: %s", error)
+            if error.install:
+                return KeyboardSource(), Fallback(FallbackReason.NO_LGPIO, error.install)
             return KeyboardSource(), Fallback(FallbackReason.GPIO, str(error))
     from .serialbox import SerialSource
     # The box debounces in its firmware; a second settle here would hold back a quick tap's

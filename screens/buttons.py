@@ -24,7 +24,8 @@ from .words import say
 COLOUR_STYLE = {"black": "bold bright_white", "red": "bold red", "grey": "white"}
 FALLBACK_KEYS = {FallbackReason.UNCONFIGURED: "buttons.unconfigured",
                  FallbackReason.CONFIG: "buttons.config",
-                 FallbackReason.GPIO: "buttons.gpio_failed"}
+                 FallbackReason.GPIO: "buttons.gpio_failed",
+                 FallbackReason.NO_LGPIO: "buttons.no_lgpio"}
 SHOWN_PRESSES = 12
 log = logging.getLogger(__name__)
 

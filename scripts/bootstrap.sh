@@ -17,6 +17,18 @@ wants="${1:-runtime}"
 
 say() { printf 'bootstrap: %s\n' "$*" >&2; }
 
+# On a Raspberry Pi the venv sees the system's packages, as the appliance's does: where pip
+# has no lgpio wheel for this Python (a 32-bit system, a Python newer than 3.13), Raspberry Pi
+# OS's python3-lgpio drives the seat buttons instead of gpiozero's experimental fallback (Pi 4)
+# or nothing (Pi 5). Whatever pyproject.toml pins still goes into the venv and wins over the
+# system's copy. Anywhere else the venv stays closed. DARKMOON_PI_MODEL: another model file
+# to read (the tests play a Pi with it).
+venv_options=()
+if [[ "$(tr -d '\0' 2>/dev/null <"${DARKMOON_PI_MODEL:-/proc/device-tree/model}")" \
+      == "Raspberry Pi"* ]]; then
+  venv_options=(--system-site-packages)
+fi
+
 case "$wants" in
   runtime) target='.' ;;
   test) target='.[test]' ;;
@@ -36,7 +48,7 @@ fi
 if [[ ! -x "$venv/bin/python" || ! -x "$venv/bin/pip" ]]; then
   rm -rf "$venv"
   say "creating $venv"
-  if ! err="$("$python" -m venv "$venv" 2>&1)"; then
+  if ! err="$("$python" -m venv ${venv_options[@]+"${venv_options[@]}"} "$venv" 2>&1)"; then
     rm -rf "$venv"
     if [[ "$err" == *ensurepip* || "$err" == *"No module named venv"* ]]; then
       say "error: '$python -m venv' does not work here; install it with: sudo apt-get install python3-venv"
@@ -45,6 +57,14 @@ if [[ ! -x "$venv/bin/python" || ! -x "$venv/bin/pip" ]]; then
     fi
     exit 1
   fi
+fi
+
+# A venv made on a Pi before it saw the system's packages: let it see them now.
+if (( ${#venv_options[@]} )) \
+   && grep -q '^include-system-site-packages = false' "$venv/pyvenv.cfg" 2>/dev/null; then
+  say "letting $venv see the system's packages (python3-lgpio for the seat buttons)"
+  sed -i 's/^include-system-site-packages = false/include-system-site-packages = true/' \
+    "$venv/pyvenv.cfg"
 fi
 
 wanted="$(sha256sum "$root/pyproject.toml" | cut -d' ' -f1)"
