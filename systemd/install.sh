@@ -230,13 +230,23 @@ else
 fi
 
 # --- the unit ------------------------------------------------------------------------------
+# Enabling and masking only write links under /etc/systemd/system, which systemctl does by
+# itself where systemd is not running (a chroot, a container, an SD-card image being built);
+# only reloading and starting need the running systemd. It runs when /run/systemd/system
+# exists: the test sd_booted(3) makes.
+running=no
+[[ -z "$ROOT" && -d /run/systemd/system ]] && running=yes
 install -D -m 0644 "$SRC/systemd/$UNIT" "$R/etc/systemd/system/$UNIT"
 if ! command -v systemctl >/dev/null; then
   skip "systemctl enable $UNIT (no systemctl here)"
 else
   sysctl_=(systemctl)
   [[ -z "$ROOT" ]] || sysctl_=(systemctl --root="$ROOT")
-  [[ -n "$ROOT" ]] || systemctl daemon-reload
+  if [[ $running == yes ]]; then
+    systemctl daemon-reload
+  elif [[ -z "$ROOT" ]]; then
+    say "systemd is not running here: the service starts at the next boot"
+  fi
   "${sysctl_[@]}" enable "$UNIT"
   # The kiosk owns tty1: no login prompt there at boot (Alt+F2 still gives one on tty2).
   if "${sysctl_[@]}" is-enabled --quiet getty@tty1.service 2>/dev/null; then
@@ -253,8 +263,11 @@ if (( ${#skipped[@]} )); then
   say "skipped, as said above:"
   for s in "${skipped[@]}"; do say "  - $s"; done
 fi
-if [[ -z "$ROOT" ]]; then
+if [[ $running == yes ]]; then
   say "reboot (sudo reboot) and the kiosk comes up on the screen; to start it now instead:"
   say "  sudo systemctl start $UNIT    (it takes over tty1 from anyone logged in there)"
   say "logs: journalctl -u darkmoon-companion"
+elif [[ -z "$ROOT" ]]; then
+  say "the kiosk comes up on the screen when the Pi next boots this system"
+  say "logs, once it has: journalctl -u darkmoon-companion"
 fi

@@ -5,6 +5,7 @@ Shared by tests/systemd and bench/bench_boot.py.
 """
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import pty
@@ -58,6 +59,86 @@ def run_install(root: Path, *extra: str, timeout: float = 300) -> subprocess.Com
     return children.run(["bash", str(INSTALL), "--root", str(root), *extra],
                         capture_output=True, text=True, timeout=timeout,
                         stdin=subprocess.DEVNULL)
+
+
+# --- a whole system with no systemd running: a chroot ----------------------------------------
+
+CHECKOUT_IN_CHROOT = "/home/pi/darkmoon-companion"
+# What the Pi already has that install.sh asks dpkg about (Pi OS Lite ships all three).
+DPKG_STATUS = "".join(f"Package: {name}\nStatus: install ok installed\nVersion: 1\n"
+                      f"Architecture: all\n\n"
+                      for name in ("python3-venv", "kbd", "console-setup-linux"))
+
+
+@contextlib.contextmanager
+def chroot_system(base: Path):
+    """A root that install.sh, run inside it with chroot as on an SD card being built, takes
+    for a whole Raspberry Pi OS: this machine's programs (its /usr, read-only, with an empty
+    /usr/local of the root's own), a fresh /etc as make_fresh_root makes it, the checkout
+    read-only at ~pi, /proc and /dev, and an empty /run, so no running systemd. Needs root
+    (mount, chroot); everything is unmounted on the way out."""
+    root = base / "root"
+    root.mkdir(parents=True)
+    make_fresh_root_etc(root)
+    for name in ("bin", "sbin", "lib", "lib64"):
+        if Path("/", name).is_symlink():          # merged /usr, as on bookworm
+            (root / name).symlink_to(os.readlink(Path("/", name)))
+    for name in ("usr", "proc", "dev", "run", "tmp", "root", "var/lib/dpkg",
+                 CHECKOUT_IN_CHROOT.lstrip("/")):
+        (root / name).mkdir(parents=True, exist_ok=True)
+    (root / "tmp").chmod(0o1777)
+    (root / "var/lib/dpkg/status").write_text(DPKG_STATUS)
+    for name in ("etc/apt/apt.conf.d", "etc/apt/sources.list.d", "var/lib/apt/lists/partial",
+                 "var/cache/apt/archives/partial"):   # apt with no archive to ask: a fresh Pi
+        (root / name).mkdir(parents=True, exist_ok=True)   # offline
+    (root / "etc/apt/sources.list").write_text("")
+    etc = root / "etc"
+    for name in ("alternatives", "ssl"):           # awk is a link through alternatives
+        if (Path("/etc") / name).is_dir():
+            shutil.copytree(Path("/etc") / name, etc / name, symlinks=True)
+    for name in ("resolv.conf", "hosts", "nsswitch.conf", "login.defs", "ld.so.cache"):
+        if (Path("/etc") / name).is_file():
+            shutil.copy(Path("/etc") / name, etc / name)
+    local = base / "usr-local"
+    local.mkdir()
+    mounts = [(["--bind", "/usr"], "usr"), (["-o", "remount,bind,ro"], "usr"),
+              (["--bind", str(local)], "usr/local"),
+              (["--bind", str(REPO)], CHECKOUT_IN_CHROOT.lstrip("/")),
+              (["-o", "remount,bind,ro"], CHECKOUT_IN_CHROOT.lstrip("/")),
+              (["-t", "proc", "proc"], "proc"), (["--bind", "/dev"], "dev")]
+    mounted: list[Path] = []
+    try:
+        for options, where in mounts:
+            subprocess.run(["mount", *options, str(root / where)], check=True)
+            if root / where not in mounted:
+                mounted.append(root / where)
+        yield root
+    finally:
+        for where in reversed(mounted):
+            subprocess.run(["umount", "--lazy", str(where)], check=False)
+
+
+def make_fresh_root_etc(root: Path) -> None:
+    """make_fresh_root's /etc and /boot only: the chroot brings this machine's own units."""
+    scratch = root.parent / "units-scratch"
+    make_fresh_root(scratch)
+    shutil.copytree(scratch / "etc", root / "etc", symlinks=True)
+    shutil.copytree(scratch / "boot", root / "boot", symlinks=True)
+    shutil.rmtree(scratch)
+
+
+def run_install_in_chroot(root: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    """`sudo systemd/install.sh` from the checkout, as root inside the chroot, with the
+    environment sudo would give it (its PATH; this machine's pip and certificate settings,
+    the wheels folder not being there)."""
+    env = {key: value for key, value in os.environ.items()
+           if key.startswith(("PIP_", "SSL_", "REQUESTS_", "PYTHON")) and key != "PIP_FIND_LINKS"}
+    env.update(PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+               HOME="/root", LANG="C.UTF-8", USER="root", LOGNAME="root")
+    return children.run(["chroot", str(root), "bash", "-c",
+                         f"cd {CHECKOUT_IN_CHROOT} && exec systemd/install.sh"],
+                        capture_output=True, text=True, timeout=timeout,
+                        stdin=subprocess.DEVNULL, env=env)
 
 
 # --- reading a unit file ---------------------------------------------------------------------
