@@ -92,7 +92,7 @@ install_packages() {
     missing+=(python3-lgpio)
   else
     say "python3-lgpio is not in this system's archives (not Raspberry Pi OS?):" \
-        "GPIO buttons will not work; a USB-serial box or the keyboard will"
+        "on a 64-bit Pi the program gets lgpio from pip instead (docs/pi-setup.md)"
   fi
   if (( ${#missing[@]} )); then
     say "apt-get install ${missing[*]}"
