@@ -83,10 +83,15 @@ def padded_size(n: int) -> int:
     return max(BLOCK, -(-n // BLOCK) * BLOCK)
 
 
+def padded(plaintext: bytes) -> bytes:
+    """Spaces after the JSON up to a whole number of blocks: its length says only how many
+    blocks it took."""
+    return plaintext + b" " * (padded_size(len(plaintext)) - len(plaintext))
+
+
 def seal(key: bytes, nonce_: bytes, aad: bytes, plaintext: bytes) -> bytes:
     """`plaintext` (JSON) padded with spaces to a whole number of blocks, then sealed."""
-    body = plaintext + b" " * (padded_size(len(plaintext)) - len(plaintext))
-    return ChaCha20Poly1305(key).encrypt(nonce_, body, aad)
+    return ChaCha20Poly1305(key).encrypt(nonce_, padded(plaintext), aad)
 
 
 def open_sealed(key: bytes, nonce_: bytes, aad: bytes, data: bytes) -> bytes:

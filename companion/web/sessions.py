@@ -28,7 +28,7 @@ from ..core.claims import SeatGivenAway
 from ..core.refusals import BadRequest, RoomError, UnknownToken
 from .sealing import (KEY_BYTES, KIND_PROOF, KIND_REQUEST, KIND_RESPONSE, KIND_STREAM,
                       KIND_TICKET, SID_BYTES, BadSeal, agree, b64url, nonce, new_keypair,
-                      padded_size, session_keys, split_envelope, unb64url)
+                      padded, session_keys, split_envelope, unb64url)
 
 MAX_SESSIONS = 256     # a table has at most 7 seats, a host and a few onlookers
 MAX_PHONE = 64         # a phone's secret is 22 characters; anything longer is not ours
@@ -70,12 +70,6 @@ class Session:
     def __post_init__(self):
         self.up = ChaCha20Poly1305(self.k_up)
         self.down = ChaCha20Poly1305(self.k_down)
-
-
-def _padded(plaintext: bytes) -> bytes:
-    """Spaces up to a whole number of blocks, as sealing.seal pads: the length of what is
-    sealed says only how many blocks it took."""
-    return plaintext + b" " * (padded_size(len(plaintext)) - len(plaintext))
 
 
 def _json(obj) -> bytes:
@@ -215,7 +209,7 @@ class Sessions:
             plaintext = b'{"status":%d,"body":%s}' % (status, body)
         else:
             plaintext = _json({"status": status, "body": body})
-        plaintext = _padded(plaintext)
+        plaintext = padded(plaintext)
         return session.down.encrypt(nonce(KIND_RESPONSE, counter), plaintext, session.sid)
 
     def stream_sealer(self, session: Session, n: int) -> Callable[[bytes], bytes]:
@@ -230,7 +224,7 @@ class Sessions:
             nonlocal index
             if index >= MAX_INDEX:
                 raise OverflowError("the stream has sent all it may: the phone opens another")
-            sealed = cipher.encrypt(nonce(KIND_STREAM, n, index), _padded(plaintext), sid)
+            sealed = cipher.encrypt(nonce(KIND_STREAM, n, index), padded(plaintext), sid)
             index += 1
             return b2a_base64(sealed, newline=False)
 
