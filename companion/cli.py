@@ -51,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     # other command collects as usual.
     collecting = gc.isenabled()
     gc.disable()
+    umask = os.umask(0o077)  # only read here (Python can only swap it): see open_data_dir
+    os.umask(umask)
     try:
         args = parse(argv)
         if args.command in (None, "demo"):
@@ -67,11 +69,15 @@ def main(argv: list[str] | None = None) -> int:
             return verify_command(args)
         if args.command == "buttons":
             return buttons_command(args)
+        problem = open_data_dir(args.data_dir)
+        if problem:
+            return refuse(problem)
         from .appliance.hotspot import hotspot_command
         return hotspot_command(args)
     finally:
         if collecting:
             gc.enable()
+        os.umask(umask)  # a caller in this process (a test) gets its own back
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -137,8 +143,7 @@ def kiosk_command(args, demo: bool) -> int:
     """The product: one Room and its table host (the buttons, their LEDs, the web server
     for the phones), with the kiosk on this screen unless --headless."""
     os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")  # no idle redraws on the Pi
-    log_to_journal(args.data_dir)
-    problem = port_problem(args.listen, args.port)
+    problem = open_data_dir(args.data_dir) or port_problem(args.listen, args.port)
     if problem:
         return refuse(problem)
     import asyncio
@@ -148,7 +153,6 @@ def kiosk_command(args, demo: bool) -> int:
     from .core.room import Room
     from .appliance.salvage import StoreUnavailable, open_room
     try:
-        os.makedirs(args.data_dir, exist_ok=True)
         path = os.path.join(args.data_dir, "demo.db" if demo else "games.db")
         if demo and os.path.exists(path):
             for suffix in ("", "-wal", "-shm"):  # each demo starts afresh
@@ -252,6 +256,26 @@ def salvaging() -> None:
     from .lang import text
     for lang in ("en", "es"):
         print(text(lang, "kiosk.damaged.salvaging"), file=sys.stderr, flush=True)
+
+
+def open_data_dir(data_dir: str) -> str | None:
+    """The data directory made this user's alone (companion/appliance/data_dir.py: the
+    process's umask, then the folder and its files) before anything is written there, then
+    the logs set up, and what was found open to others logged; a reason not to start, or
+    None. Every way of starting (the kiosk, demo, --headless, the hotspot command) comes
+    through here: games.db holds every code and the secret of the next deal."""
+    import logging
+
+    from .appliance.data_dir import make_private
+    problem = said = None
+    try:
+        said = make_private(data_dir)
+    except OSError as error:
+        problem = f"cannot open the data directory {data_dir}: {error}"
+    log_to_journal(data_dir)
+    if said:
+        logging.getLogger("darkmoon-companion").warning("%s", said)
+    return problem
 
 
 def log_to_journal(data_dir: str) -> None:

@@ -55,9 +55,15 @@ class ProductDied(AssertionError):
 
 
 class Product:
-    def __init__(self, data_dir: Path, port: int):
+    """`command`: what follows the options (`--kiosk` as the unit runs it, or `demo`);
+    `umask`: the one the product is started with (the test's own if None)."""
+
+    def __init__(self, data_dir: Path, port: int, command: tuple[str, ...] = ("--kiosk",),
+                 umask: int | None = None):
         self.data_dir = data_dir
         self.port = port
+        self.command = command
+        self.umask = umask
         self.proc: subprocess.Popen | None = None
         self._master: int | None = None
         self._drainer: threading.Thread | None = None
@@ -84,9 +90,10 @@ class Product:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 120, 0, 0))
         env = dict(os.environ, TERM="linux", COLUMNS="120", LINES="36")
         self.proc = children.spawn(
-            [str(BIN), "--kiosk", "--data-dir", str(self.data_dir), "--port", str(self.port),
-             "--listen", "127.0.0.1", "--address", "127.0.0.1"],
+            [str(BIN), "--data-dir", str(self.data_dir), "--port", str(self.port),
+             "--listen", "127.0.0.1", "--address", "127.0.0.1", *self.command],
             stdin=slave, stdout=slave, stderr=slave, env=env,
+            umask=-1 if self.umask is None else self.umask,
             close_fds=True)  # its own process group: the kill takes all of it
         os.close(slave)
         self._master = master

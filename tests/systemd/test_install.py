@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
@@ -138,11 +139,12 @@ def test_it_says_what_it_could_not_do_in_a_throwaway_root(installed):
     assert out.rstrip().splitlines()[-1].startswith("install.sh:   - apt-get install")
 
 
-def kiosk_drawn(installed) -> tuple[subprocess.Popen, int]:
-    """The unit's ExecStart on a 120x36 pty, once its start screen shows the address."""
+def kiosk_drawn(installed, **options) -> tuple[subprocess.Popen, int]:
+    """The unit's ExecStart on a 120x36 pty, once its start screen shows the address;
+    `options` go to Popen."""
     argv, env, cwd = unit_launch(installed.root, ["--port", str(free_port()),
                                                   "--address", "192.168.1.23"])
-    proc, master = spawn_on_pty(argv, env, cwd)
+    proc, master = spawn_on_pty(argv, env, cwd, **options)
     try:
         read_until(master, [b"192.168.1.23"])
     except BaseException:
@@ -161,6 +163,23 @@ def test_the_units_command_shows_the_kiosk_on_the_console_and_stops_on_sigterm(i
     assert took is not None, "the kiosk ignored SIGTERM: systemd would SIGKILL it"
     assert proc.returncode == 0
     assert (installed.root / "var/lib/darkmoon-companion/games.db").exists()
+
+
+def test_the_units_command_keeps_the_games_readable_by_its_user_alone(installed):
+    """Whatever umask it is started with (022 here, where systemd's UMask= would give 0077)
+    and however open an older unit (StateDirectoryMode=0750) or a hand left the games
+    folder, the installed program closes it and its files to everyone else: games.db holds
+    every seat's code and the secret of the next deal."""
+    state = installed.root / "var/lib/darkmoon-companion"
+    state.mkdir(parents=True, exist_ok=True)
+    for path in [state, *state.iterdir()]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    proc, master = kiosk_drawn(installed, umask=0o022)
+    assert stop(proc, master, 15) is not None and proc.returncode == 0
+    found = {p.name: stat.S_IMODE(p.lstat().st_mode) for p in state.iterdir()}
+    assert "games.db" in found
+    assert stat.S_IMODE(state.stat().st_mode) == 0o700
+    assert {name: f"{mode:04o}" for name, mode in found.items() if mode != 0o600} == {}
 
 
 def test_the_kiosk_stops_when_its_terminal_goes_away(installed):

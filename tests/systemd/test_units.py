@@ -134,6 +134,16 @@ def test_games_are_kept_in_the_state_directory():
     assert argv[argv.index("--data-dir") + 1] == "/var/lib/" + SERVICE["StateDirectory"][0]
 
 
+@pytest.mark.parametrize("unit", [SOURCE_UNIT, CAGE_UNIT], ids=["console", "cage"])
+def test_the_games_folder_and_what_is_made_in_it_are_the_service_users_alone(unit):
+    """systemd makes (and at every start re-modes) the state directory as the unit says:
+    0700, or the program would find it open and say so at every boot; and the umask gives
+    nothing to the group or others (the program sets the same for itself)."""
+    service = read_unit(unit)["Service"]
+    assert service["StateDirectoryMode"] == ["0700"]
+    assert service["UMask"] == ["0077"]
+
+
 def test_the_console_gets_the_linux_terminal_and_no_animations():
     env = environment_of(SERVICE)
     assert env["TERM"] == "linux"

@@ -203,16 +203,17 @@ def unit_launch(root: Path, extra: list[str]) -> tuple[list[str], dict[str, str]
 
 
 def spawn_on_pty(argv: list[str], env: dict[str, str], cwd: Path,
-                 columns: int = 120, lines: int = 36) -> tuple[subprocess.Popen, int]:
+                 columns: int = 120, lines: int = 36, **options) -> tuple[subprocess.Popen, int]:
     """The command with a pseudo-terminal as stdin, stdout and stderr, as StandardInput=tty,
-    StandardOutput=tty and StandardError=tty give it the console."""
+    StandardOutput=tty and StandardError=tty give it the console; `options` go to Popen
+    (`umask=`, say)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
     os.set_blocking(master, False)
     full_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cwd), **env,
                 "COLUMNS": str(columns), "LINES": str(lines)}
     proc = children.spawn(argv, stdin=slave, stdout=slave, stderr=slave, env=full_env,
-                          cwd=cwd, close_fds=True)  # a session of its own
+                          cwd=cwd, close_fds=True, **options)  # a session of its own
     os.close(slave)
     return proc, master
 
