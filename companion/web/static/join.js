@@ -4,9 +4,13 @@
 import { chosenLang, el, langToggle, loadLang, pageCode, t } from "./common.js";
 
 const code = pageCode();
-// A seat's page opened from here offers a way back to this list: a referrer never holds the
-// code after "#", so the list leaves it in this tab's own storage.
-try { sessionStorage.setItem("dm_table", code.token); } catch (refused) { /* no way back */ }
+// A seat's page opened from here offers a way back to this list: no page sends a referrer, and
+// one would never hold the code after "#", so the list leaves it, and the seat tapped, in this
+// tab's own storage.
+function remember(key, value) {
+  try { sessionStorage.setItem(key, value); } catch (refused) { /* no way back */ }
+}
+remember("dm_table", code.token);
 const list = document.getElementById("seats");
 const message = document.getElementById("message");
 let seats = null;
@@ -20,7 +24,8 @@ function draw() {
     const label = [el("span", { class: "seat-number" }, t("phone.join.seat", { n: s.seat + 1 })),
                    el("span", { class: "seat-name" }, s.name)];
     if (s.token) {
-      return el("li", {}, el("a", { class: "button", href: `/s#${s.token}` }, label));
+      return el("li", {}, el("a", { class: "button", href: `/s#${s.token}`,
+                                    onclick: () => remember("dm_tapped", s.token) }, label));
     }
     // A bot's seat is no phone's to take: the host hands it to a person (a new code).
     return el("li", { class: s.bot ? "taken bot" : "taken" }, label,

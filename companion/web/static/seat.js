@@ -337,13 +337,13 @@ function failed(error) {
   $("who").textContent = "Dark Moon";
   document.title = "Dark Moon";
   $("public").replaceChildren();
-  // Opened from the table code's seat list: a way back to it, to tap another seat. (The
-  // table code itself is never in a referrer: the list left it in this tab's sessionStorage.)
+  // Opened from the table code's seat list: a way back to it, to tap another seat. (No page
+  // sends a referrer, and the table code would not be in one: the list left it, and the seat
+  // tapped, in this tab's own sessionStorage.)
   let list = null;
   try {
-    const from = new URL(document.referrer);
     const table = sessionStorage.getItem("dm_table");
-    if (from.origin === location.origin && from.pathname === "/j" && table) {
+    if (table && sessionStorage.getItem("dm_tapped") === code.token) {
       list = `/j#${encodeURIComponent(table)}`;
     }
   } catch (nothing) { /* opened from a seat's own code: no list to go back to */ }
