@@ -21,10 +21,13 @@ Prints:
     kiosk's 50 ms target is a seat button's press, bench_kiosk)
 
 Usage: .venv/bin/python bench/bench_web.py [--games N] [--seed S] [--data-dir DIR] [--quick]
-                                            [--kiosk] [--pace SECONDS] [--pi-class]
+                                            [--kiosk] [--pace SECONDS] [--pi-class] [--flood]
 --pace: a player's time to tap once every screen shows the last command (0.3 s with --kiosk:
 the whole Pi as at a table; 0 without: the server alone, commands back to back);
 --quick: the first 12 commands of one game, no targets judged (what the test suite runs);
+--flood: a stranger's laptop on the Wi-Fi (another loopback address) replays the seats'
+recorded hellos and forged ones on four connections all game long (off the budget, as the
+phones are);
 --pi-class: the server (and with --kiosk the kiosk: the Pi) on a Pi-4-class CPU budget
 (bench/budget.py); the phones and viewers are other devices: they run on this machine's other
 core, off the budget.
@@ -123,6 +126,51 @@ asyncio.run(main())
 """
 
 
+# A stranger's laptop on the Wi-Fi (--flood): replays the hellos it recorded and sends forged
+# ones, on four connections from its own address, as fast as the Pi answers, until stdin
+# closes; then prints how many it sent and what it was answered.
+FLOODER = """
+import asyncio, collections, json, sys, time
+import aiohttp
+
+async def main():
+    base, bodies = sys.argv[1], json.loads(sys.argv[2])
+    answers, began = collections.Counter(), time.monotonic()
+    done = asyncio.Event()
+    async def one():
+        connector = aiohttp.TCPConnector(limit=1, local_addr=("127.0.0.2", 0))
+        async with aiohttp.ClientSession(connector=connector) as http:
+            i = 0
+            while not done.is_set():
+                async with http.post(base + "/api/hello", json=bodies[i % len(bodies)]) as r:
+                    await r.read()
+                    answers[r.status] += 1
+                i += 1
+    tasks = [asyncio.create_task(one()) for _ in range(4)]
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    done.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    print(json.dumps({"answers": answers, "seconds": time.monotonic() - began}), flush=True)
+
+asyncio.run(main())
+"""
+
+
+async def hellos_to_flood(base: str, tokens: list[str]) -> list[dict]:
+    """What a recorder on the Wi-Fi holds: a genuine hello of every seat's (each opened a
+    session when it was sent), and hellos forged for every seat's code id."""
+    bodies = []
+    async with aiohttp.ClientSession() as http:
+        for token in tokens:
+            phone = SealedPhone(http, base, token)
+            body = phone.hello_body(await phone.fresh())
+            async with http.post(base + "/api/hello", json=body) as response:
+                assert response.status == 200
+            forged = phone.hello_body(body["fresh"])
+            bodies += [body, {**forged, "proof": body["proof"]}]
+    return bodies
+
+
 def cpu_seconds(pid: int, children: bool = False) -> float:
     """User + system CPU time the process has used (fields 14 and 15 of /proc/PID/stat), and
     with `children` that of the children it ran and waited for (fields 16 and 17)."""
@@ -216,9 +264,11 @@ def choose(view: dict, rng: random.Random) -> list | None:
 
 
 async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
-                    most: int | None = None, pace: float = 0.0) -> int:
-    """Play one game (or its first `most` commands); returns the commands sent."""
+                    most: int | None = None, pace: float = 0.0, flood: dict | None = None) -> int:
+    """Play one game (or its first `most` commands); returns the commands sent. `flood`: a
+    flood of hellos runs from the deal to the end, its answers counted in it."""
     base = f"http://127.0.0.1:{port}"
+    flooder = None
     connector = aiohttp.TCPConnector(limit=0)
     http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
     phones = [SealedPhone(http, base, token) for token in codes["seats"]]
@@ -237,6 +287,10 @@ async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
             tasks.append(asyncio.create_task(viewer.read(board, "/api/board/events")))
         await asyncio.sleep(0.5)  # every stream open before the deal
         state_id = (await host.ok("start"))["state_id"]
+        if flood is not None:
+            flooder = subprocess.Popen(
+                [PYTHON, "-c", FLOODER, base, json.dumps(await hellos_to_flood(
+                    base, codes["seats"]))], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         # Players read the deal before anyone acts; the room readies the store's log for the
         # game meanwhile (EventStore.prepare_log), which no first command at a table waits for.
         await asyncio.sleep(DEAL_READING)
@@ -270,6 +324,13 @@ async def play_game(port: int, codes: dict, rng: random.Random, figures: dict,
                 times = [s.arrived[state_id] for s in seats]
                 figures["spread"].append(max(times) - min(times))
     finally:
+        if flooder is not None:
+            flooder.stdin.close()
+            heard = json.loads(flooder.stdout.readline() or "{}")
+            flooder.wait(10)
+            for status, n in heard.get("answers", {}).items():
+                flood[status] = flood.get(status, 0) + n
+            flood["seconds"] = flood.get("seconds", 0.0) + heard.get("seconds", 0.0)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -303,6 +364,9 @@ def main() -> None:
                         help="seconds a player takes to tap once their phone shows the last "
                              f"command (default {TABLE_PACE} with --kiosk, as at a table; "
                              "0 without: commands back to back, the server's stress test)")
+    parser.add_argument("--flood", action="store_true",
+                        help="a stranger's laptop replays and forges hellos on four "
+                             "connections, from its own address, all game long")
     # --pi-class puts the server (the Pi) on the budget; the phones are other devices and
     # read their streams on the rest of this machine, on a core of their own.
     args = add_options(parser).parse_args()
@@ -319,6 +383,7 @@ def main() -> None:
         args.games = 1
     figures: dict[str, list[float]] = {"ack": [], "phone": [], "viewer": [], "spread": []}
     memory, commands, cpu, kiosk = [], 0, 0.0, []
+    flood = {} if args.flood else None
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(dir=args.data_dir) as data:
         for game in range(args.games):
@@ -334,7 +399,7 @@ def main() -> None:
                 server = server_pid(child.pid)
                 began = cpu_seconds(server)
                 commands += asyncio.run(play_game(codes["port"], codes, rng, figures, most,
-                                                  pace))
+                                                  pace, flood))
                 cpu += cpu_seconds(server) - began
                 memory.append(memory_mb(server))
             finally:
@@ -350,6 +415,12 @@ def main() -> None:
     print(f"{args.games} games{' (cut short: --quick)' if args.quick else ''}, {len(NAMES)} seats (one phone stream each), {VIEWERS} board "
           f"viewers, {commands} commands sent by phones over HTTP, loopback, "
           f"each {pace:g} s after the last one showed on every screen")
+    if flood is not None:
+        seconds = flood.pop("seconds", 0.0) or 1.0
+        sent = sum(flood.values())
+        print(f"hello flood from another address, all game long: {sent} hellos, "
+              f"{sent / seconds:.0f} a second; answered "
+              + ", ".join(f"{n} x {status}" for status, n in sorted(flood.items())))
     print(summary("command -> every phone's update", figures["phone"]))
     print(summary("command -> every viewer's update", figures["viewer"]))
     print(summary("command -> every update (phones and viewers)",

@@ -5,7 +5,8 @@ many phones have sealed their part, and once "start" is pressed, how many have s
 how soon the deal comes. During the game: its code and its number among the games this Pi has
 dealt (a host who throws deals away to fish for a better one is seen doing it). At game over:
 where anyone can check the deal, and the code of the next game's seal (in full on every phone
-and on the board page)."""
+and on the board page); a game no phone added to the shuffle (bots only, every phone silent)
+is said to be dealt by this Pi alone, never a fair deal: it chose its seal knowing the seats."""
 from __future__ import annotations
 
 import math
@@ -82,8 +83,9 @@ def fair_over(kiosk: dict, lang: str, base_url: str) -> Text:
     if not fair["verifiable"]:
         t.append(say(lang, "fair.seeded"), "bright_black")
         return t
-    t.append(say(lang, "fair.commitment", code=fair["code"]) + " · " + dealt(fair, lang),
-             "bright_black")
+    sealed = "fair.box_alone" if fair.get("box_alone") else "fair.commitment"
+    t.append(say(lang, sealed, code=fair["code"]) + " · " + dealt(fair, lang),
+             "bold yellow" if fair.get("box_alone") else "bright_black")
     pending = fair.get("pending")
     if pending and pending.get("revealing"):  # "play again" pressed: the next deal comes
         t.append("\n" + say(lang, "fair.next", code=pending["code"]) + "   ", "bright_black")

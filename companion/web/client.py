@@ -3,9 +3,10 @@ the phones' (the tests, the benches and the headless table use it; docs/http-api
 "Sealed traffic" describes the protocol for another client).
 
 It holds one code's token (what the kiosk's QR code gives a camera) and the phone's secret,
-says hello, and sends one sealed request at a time with a rising counter, as a phone's page
-does: if the Pi forgot the session (it restarted, or the code's keys were retired) it says
-hello once more and sends again.
+says hello (with one of the Pi's fresh values and the proof that it holds the code), and
+sends one sealed request at a time with a rising counter, as a phone's page does: if the Pi
+forgot the session (it restarted, or the code's keys were retired), or the session's counter
+reached its top, it says hello once more and sends again.
 """
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ import aiohttp
 
 from .sealing import (KEY_BYTES, KIND_PROOF, KIND_REQUEST, KIND_RESPONSE, KIND_STREAM,
                       KIND_TICKET, SID_BYTES, TAG_BYTES, BadSeal, agree, b64url, code_id,
-                      envelope, new_keypair, nonce, open_sealed, seal, session_keys,
-                      unb64url)
+                      envelope, hello_proof, new_keypair, nonce, open_sealed, seal,
+                      session_keys, unb64url)
+from .sessions import COUNTER_TOP
 
 
 class Refused(Exception):
@@ -69,10 +71,13 @@ class SealedPhone:
 
     # --- the handshake ---
 
-    def hello_body(self) -> dict:
-        """A fresh ephemeral key: the body of POST /api/hello."""
+    def hello_body(self, fresh: str) -> dict:
+        """A fresh ephemeral key, and the proof that this phone holds the code: the body of
+        POST /api/hello, for the Pi's fresh value `fresh` (GET /api/hello)."""
         self._private, self._pub = new_keypair()
-        return {"code": self.code, "pub": b64url(self._pub)}
+        proof = hello_proof(self.token, self.code, self._pub, unb64url(fresh))
+        return {"code": self.code, "pub": b64url(self._pub), "fresh": fresh,
+                "proof": b64url(proof)}
 
     def accept_hello(self, answer: dict) -> None:
         """The Pi's answer to hello_body(): the session keys, once its proof shows the Pi
@@ -91,11 +96,31 @@ class SealedPhone:
         self.sid, self.k_up, self.k_down = sid, k_up, k_down
         self.counter = self.ticket_counter = 0
 
-    async def hello(self) -> None:
-        async with self.http.post(f"{self.base}/api/hello", json=self.hello_body()) as response:
+    async def fresh(self) -> str:
+        async with self.http.get(f"{self.base}/api/hello") as response:
             if response.status != 200:
                 raise await _refusal(response)
-            self.accept_hello(await response.json())
+            return (await response.json())["fresh"]
+
+    async def hello(self, *, waits: int = 3) -> None:
+        """A new session. Told to wait (too many hellos from this address), it waits as long
+        as the Pi says, `waits` times at most."""
+        for attempt in range(waits + 1):
+            body = self.hello_body(await self.fresh())
+            async with self.http.post(f"{self.base}/api/hello", json=body) as response:
+                if response.status == 200:
+                    self.accept_hello(await response.json())
+                    return
+                refused = await _refusal(response)
+                wait = response.headers.get("Retry-After", "")
+            if refused.code != "too_many_hellos" or attempt == waits or not wait.isdigit():
+                raise refused
+            await asyncio.sleep(int(wait))
+
+    def spent(self) -> bool:
+        """Whether this session's counters are at their top: the next message says hello
+        first and goes under a new session."""
+        return max(self.counter, self.ticket_counter) >= COUNTER_TOP
 
     # --- requests ---
 
@@ -128,7 +153,7 @@ class SealedPhone:
         """Send op sealed and open its answer (a refusal inside the seal is an Answer with
         its status; a plain refusal raises Refused)."""
         async with self._lock:
-            if self.sid is None:
+            if self.sid is None or self.spent():
                 await self.hello()
             for attempt in (0, 1):
                 counter, sealed = self.sealed_request(op, body, lang=lang)
@@ -179,7 +204,7 @@ class SealedPhone:
 
     async def _open_stream(self, lang) -> tuple[aiohttp.ClientResponse, int]:
         async with self._lock:
-            if self.sid is None:
+            if self.sid is None or self.spent():
                 await self.hello()
             for attempt in (0, 1):
                 n, ticket = self.sealed_ticket(lang=lang)

@@ -30,8 +30,9 @@ every phone out. So:
 - a POST from another site's page (an `Origin` that is not the `Host`) and an API request with
   a `Host` that is a domain name (DNS rebinding: evil.example made to resolve to the Pi) are
   refused (`403 cross_origin`, `403 unknown_host`);
-- sealed answers and hellos say `Cache-Control: no-store`: a shared phone's browser keeps
-  no copy (sealed, it could not read one anyway once its page forgot the session's keys).
+- sealed answers and hellos say `Cache-Control: no-store` (companion/web/headers.py, with
+  the other headers every answer carries): a shared phone's browser keeps no copy (sealed,
+  it could not read one anyway once its page forgot the session's keys).
 """
 from __future__ import annotations
 
@@ -51,7 +52,6 @@ from aiohttp import web
 from ..core.refusals import BadRequest, CrossOrigin, TooManyStreams, TooSlow, UnknownHost
 
 log = logging.getLogger(__name__)
-PRIVATE_PATHS = ("/api/hello", "/api/sealed")  # /api/sealed/events too
 # host[:port] or [v6]:port, as a Host header or an Origin's authority carries it; anything
 # else (user info, paths, spaces) is not a host a browser would send.
 AUTHORITY = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._\-]+))"
@@ -83,6 +83,10 @@ class Limits:
     linger_seconds: float = 2.0     # reading the rest of a body answered early, then close
     write_seconds: float = 5.0      # a change not saved by then is answered 503 store_slow
     max_depth: int = 16             # JSON nesting; a command's option is 2 or 3 levels deep
+    # Hellos one address may say (ratelimit.py): a burst for a table's phones behind one
+    # address (the tests' loopback, a NAT) reloading at once, then a steady few a second.
+    hello_burst: int = 40
+    hellos_per_second: float = 5.0
     host_names: frozenset[str] = field(default_factory=own_names)
 
 
@@ -396,15 +400,7 @@ def prove(request: web.Request, phone: str) -> None:
         door.guard.promote(door, phone)
 
 
-async def no_store(request: web.Request, response: web.StreamResponse) -> None:
-    """on_response_prepare: every sealed answer and hello, refusals included, is kept by no
-    cache (a browser's back button or a shared phone must not show a seat's secrets)."""
-    if request.path.startswith(PRIVATE_PATHS):
-        response.headers["Cache-Control"] = "no-store"
-
-
 def install(app: web.Application, limits: Limits) -> None:
-    """The guard's parts of `app`: its counts, the Cache-Control hook. The origin middleware
-    is in the app's middleware list, inside the one that turns refusals into JSON."""
+    """The guard's parts of `app`: its counts. The origin middleware is in the app's
+    middleware list, inside the one that turns refusals into JSON."""
     app[GUARD_KEY] = Guard(limits)
-    app.on_response_prepare.append(no_store)

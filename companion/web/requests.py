@@ -32,8 +32,9 @@ HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 log = logging.getLogger(__name__)
 
 
-def error_response(code: str, message: str, status: int) -> web.Response:
-    return web.json_response({"error": {"code": code, "message": message}}, status=status)
+def error_response(code: str, message: str, status: int, **options) -> web.Response:
+    return web.json_response({"error": {"code": code, "message": message}}, status=status,
+                             **options)
 
 
 def refusal(error: Exception, where: str) -> tuple[int, str, str]:

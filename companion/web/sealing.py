@@ -32,6 +32,9 @@ COUNTER_BYTES = 8
 TAG_BYTES = 16
 KEY_BYTES = 32
 INFO = b"darkmoon seal v1\0"
+HELLO_INFO = b"darkmoon hello v1\0"
+HELLO_PROOF_BYTES = 16
+FRESH_BYTES = 24      # a fresh value: the Pi's clock (8 bytes) and its tag (16)
 
 # What a nonce seals: its first byte, so that no two kinds of message can ever share one.
 KIND_REQUEST = 0x01   # phone -> Pi, under the phone's key
@@ -125,6 +128,15 @@ def session_keys(shared: bytes, token: str, cid: str, phone_pub: bytes,
     okm = HKDF(algorithm=hashes.SHA256(), length=2 * KEY_BYTES, salt=token.encode(),
                info=INFO + cid.encode() + phone_pub + pi_pub).derive(shared)
     return okm[:KEY_BYTES], okm[KEY_BYTES:]
+
+
+def hello_proof(token: str, cid: str, phone_pub: bytes, fresh: bytes) -> bytes:
+    """What makes a hello count: HKDF-SHA256 with the code's token as its salt, so its first
+    step is HMAC-SHA256 keyed by the token over the code's id, the hello's own public key and
+    the Pi's fresh value. Only a holder of the code can make it, for that key and that value
+    alone: a hello recorded on the Wi-Fi proves nothing once played again."""
+    return HKDF(algorithm=hashes.SHA256(), length=HELLO_PROOF_BYTES, salt=token.encode(),
+                info=HELLO_INFO).derive(cid.encode("utf-8", "replace") + phone_pub + fresh)
 
 
 def envelope(sid: bytes, counter: int, ciphertext: bytes) -> bytes:

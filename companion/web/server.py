@@ -29,16 +29,17 @@ from ..core.joining import table_token
 from ..core.pacing import PhonesFirst
 from ..lang import LANGS, catalogue
 from ..core.room import PUBLIC, BadRequest, Room, RoomError, UnknownToken
-from . import guard
+from . import guard, headers
 from .files import Files
 from .host_ops import HOST_OPS
 from .payloads import Payloads, board_payload
 from .requests import (MAX_BODY, PACING_KEY, PAYLOADS_KEY, ROOM_KEY, STATIC, Call, UnknownOp,
-                       body_of, checked_object, holds_a_place, lang_of, read_limited, refusal,
-                       refusals)
+                       body_of, checked_object, error_response, holds_a_place, lang_of,
+                       read_limited, refusal, refusals)
 from .saving import SAVING_KEY, Saving
 from .seat_ops import SEAT_OPS, TABLE_OPS
 from .sealing import code_id, phone_id
+from .ratelimit import PerAddress, TooManyHellos
 from .sessions import SESSIONS_KEY, Session, Sessions
 from .streams import STREAMS_KEY, Streams, close_streams, stream
 
@@ -95,13 +96,15 @@ async def verify_page(request: web.Request) -> web.Response:
     html = (STATIC / "verify.html").read_text(encoding="utf-8")
     html = html.replace('<html lang="en">', f'<html lang="{lang}">').replace(
         "<!--TEXT-->", f'<script type="application/json" id="verify-text">{text}</script>')
-    for name in ("fair-check.js", "verify.js"):
-        script = (STATIC / name).read_text(encoding="utf-8").replace("</script", "<\\/script")
-        html = html.replace(f'<script src="{name}"></script>', f"<script>\n{script}</script>")
+    for name in ("fair-check.js", "verify.js"):  # the scripts its policy allows by their hash
+        html = html.replace(f'<script src="{name}"></script>',
+                            f"<script>{headers.inlined_script(STATIC, name)}</script>")
     return web.Response(text=html, content_type="text/html")
 
 
 # --- sealed: the traffic of a seat's, the host's and the table code's pages ---
+
+HELLOS_KEY = web.AppKey("hellos", PerAddress)
 
 OPS = {"seat": SEAT_OPS, "host": HOST_OPS, "table": TABLE_OPS}
 
@@ -119,10 +122,10 @@ def live_tokens(room: Room) -> dict[str, str]:
     return kinds
 
 
-def live_codes(room: Room) -> tuple[dict[str, tuple[str, str]], set[str]]:
-    """The live codes by their ids: (token, kind); and the ids of the seat codes re-binds and
-    hand-overs retired, whose old phone is told its seat was given away."""
-    retired = {code_id(token) for token in (room.lobby or {}).get("retired", ())}
+def live_codes(room: Room) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
+    """The live codes by their ids: (token, kind); and the seat codes re-binds and hand-overs
+    retired, by their ids, whose old phone is told its seat was given away."""
+    retired = {code_id(token): token for token in (room.lobby or {}).get("retired", ())}
     return ({code_id(token): (token, kind) for token, kind in live_tokens(room).items()},
             retired)
 
@@ -136,8 +139,19 @@ def retiring(room: Room, sessions: Sessions):
     return heard
 
 
+async def fresh(request: web.Request) -> web.Response:
+    """One of the Pi's fresh values, which the phone's next hello carries (sessions.Fresh)."""
+    return web.json_response({"fresh": request.app[SESSIONS_KEY].fresh.issue()})
+
+
 async def hello(request: web.Request) -> web.Response:
-    """A phone opens a session for the code in its page's address (sessions.py)."""
+    """A phone opens a session for the code in its page's address (sessions.py), at most so
+    often from one address (ratelimit.py)."""
+    try:
+        request.app[HELLOS_KEY].take(request.remote)
+    except TooManyHellos as error:
+        return error_response(error.code, error.message, error.status,
+                              headers={"Retry-After": str(error.retry_after)})
     body = await body_of(request)
     codes, retired = live_codes(request.app[ROOM_KEY])
     return web.json_response(request.app[SESSIONS_KEY].hello(codes, retired, body))
@@ -276,6 +290,7 @@ def make_app(room: Room, limits: guard.Limits | None = None,
     web tests) the streams report to one nobody asks."""
     app = web.Application(middlewares=[refusals, guard.check_origin], client_max_size=MAX_BODY)
     guard.install(app, limits or guard.Limits())
+    app.on_response_prepare.append(headers.protect(STATIC))  # every answer's headers
     app[SAVING_KEY] = Saving(app[guard.GUARD_KEY].limits.write_seconds)
     files = Files(STATIC)
     app[ROOM_KEY] = room
@@ -283,6 +298,8 @@ def make_app(room: Room, limits: guard.Limits | None = None,
     app[PACING_KEY] = pacing if pacing is not None else PhonesFirst(room)
     app[STREAMS_KEY] = Streams()
     app[SESSIONS_KEY] = Sessions()
+    limits = app[guard.GUARD_KEY].limits
+    app[HELLOS_KEY] = PerAddress(limits.hellos_per_second, limits.hello_burst)
     app.on_cleanup.append(_stop_listening(room.listen("room", retiring(room, app[SESSIONS_KEY]))))
     app.on_shutdown.append(close_streams)
     app.router.add_get("/", files.page("index.html"))
@@ -295,6 +312,7 @@ def make_app(room: Room, limits: guard.Limits | None = None,
     app.router.add_get("/api/choices", choices)
     app.router.add_get("/api/board", board_get)
     app.router.add_get("/api/board/events", board_events)
+    app.router.add_get("/api/hello", fresh)
     app.router.add_post("/api/hello", hello)
     app.router.add_post("/api/sealed", sealed_request)
     app.router.add_get("/api/sealed/events", sealed_events)

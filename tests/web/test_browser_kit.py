@@ -74,9 +74,10 @@ class Served:
         self.room = room
         self.runner = None
         self.port = 0
+        self.limits = None  # the server's caps (guard.Limits), its defaults when None
 
     async def start(self) -> None:
-        self.runner = await start_server(self.room, "127.0.0.1", self.port)
+        self.runner = await start_server(self.room, "127.0.0.1", self.port, self.limits)
         self.port = self.runner.addresses[0][1]
 
     async def stop(self) -> None:
@@ -133,12 +134,14 @@ async def browser():
 
 class Phones:
     """Open pages, each in its own context (its own storage: its own phone), and any script
-    error."""
+    error. `watch(page, path)`, if given, is awaited with each new page before it loads (to
+    listen to it from its first byte)."""
 
-    def __init__(self, browser: Browser, base: str, locale: str | None = None):
+    def __init__(self, browser: Browser, base: str, locale: str | None = None, watch=None):
         self.browser = browser
         self.base = base
         self.locale = locale  # the phone's own language: a page speaks it until told otherwise
+        self.watch = watch
         self.errors: list[str] = []
 
     async def open(self, path: str) -> Page:
@@ -147,6 +150,8 @@ class Phones:
         page = await context.new_page()
         page.set_default_timeout(WAIT * 1000)
         page.on("pageerror", lambda error: self.errors.append(f"{path}: {error}"))
+        if self.watch is not None:
+            await self.watch(page, path)
         await page.goto(self.base + path)
         return page
 

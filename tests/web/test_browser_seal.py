@@ -11,6 +11,7 @@ import asyncio
 import json
 
 from companion.lang import catalogue
+from companion.web import guard
 from companion.web.sealing import b64url, code_id
 
 from test_browser_kit import (NAMES, PHONE, WAIT, Phones, browser, seat_path,  # noqa: F401
@@ -71,6 +72,10 @@ async def test_a_page_answered_by_a_device_that_does_not_know_its_code_sends_it_
     context.on("request", lambda r: heard.append(r.url))
 
     async def impostor(route):
+        if route.request.method == "GET":  # a fresh value of its own making
+            await route.fulfill(status=200, content_type="application/json",
+                                body=json.dumps({"fresh": b64url(bytes(24))}))
+            return
         await route.fulfill(status=200, content_type="application/json", body=json.dumps({
             "session": b64url(bytes(16)), "pub": b64url(bytes([9]) + bytes(31)),
             "proof": b64url(bytes(16))}))
@@ -140,4 +145,59 @@ async def test_another_code_put_in_the_address_opens_that_codes_page(served, bro
     await page.wait_for_selector("#lobby-you")
     assert await page.inner_text("#who") == NAMES[1]
     assert room.lobby["seats"][1]["phone"] is not None
+    assert phones.errors == []
+
+
+async def test_a_page_told_to_wait_before_its_hello_waits_and_then_gets_its_seat(served,
+                                                                                browser):
+    """Phones that say hello more often than the Pi lets one address (here: one a second, after
+    a burst of two) are told to wait a second or so; their pages wait as long as the Pi says
+    and then join, with no error on the screen."""
+    await served.stop()
+    served.limits = guard.Limits(hello_burst=1, hellos_per_second=0.5)
+    await served.start()
+    room = served.room
+    await room.new_game({"names": NAMES})
+    phones = Phones(browser, served.base)
+    told: list = []
+    pages = []
+    for seat in range(3):  # three players scan their codes at once
+        context = await browser.new_context(**PHONE)
+        context.on("response", lambda r: told.append(r.status) if "/api/hello" in r.url else 0)
+        page = await context.new_page()
+        page.set_default_timeout(3 * WAIT * 1000)
+        page.on("pageerror", lambda error: phones.errors.append(str(error)))
+        pages.append(page)
+    await asyncio.gather(*(page.goto(served.base + seat_path(seat["token"]))
+                           for page, seat in zip(pages, room.lobby["seats"])))
+    for page in pages:
+        await page.wait_for_selector("#lobby-you")
+        assert await page.locator(".message.error").count() == 0
+    assert [seat["phone"] is not None for seat in room.lobby["seats"][:3]] == [True] * 3
+    assert 429 in told  # one page at least was told to wait
+    assert phones.errors == []
+
+
+async def test_a_page_whose_session_reaches_its_counters_top_says_hello_again_by_itself(
+        served, browser):
+    """The page's seal at the top of its session's counter: the next request goes under a new
+    session, without a word to the player, and nothing is sent above the top."""
+    room = served.room
+    await room.new_game({"names": NAMES})
+    token = room.lobby["seats"][0]["token"]
+    phones = Phones(browser, served.base)
+    heard: list = []
+    page = await watched_page(phones, "/board", heard)
+    result = await page.evaluate("""async (token) => {
+      const { openCode, COUNTER_TOP } = await import('/static/seal.js');
+      const code = openCode(token);
+      const first = await code.hello();
+      first.requests = COUNTER_TOP;
+      const answer = await code.call("claim", {});
+      return { answer, first: first.requests };
+    }""", token)
+    assert result["answer"] == {"seat": 0} and result["first"] == 2 ** 32 - 1
+    hellos = [url for method, url, _ in heard if method == "POST" and url.endswith("/api/hello")]
+    assert len(hellos) == 2
+    assert room.lobby["seats"][0]["phone"] is not None
     assert phones.errors == []

@@ -42,8 +42,9 @@ async def test_no_answer_sets_a_cookie_and_a_copied_cookie_opens_nothing(
         assert "dm_phone" not in answer.cookies and "Set-Cookie" not in answer.headers
     sealed = await phone.get(f"/api/seat/{token}")
     assert sealed.status == 200 and "Set-Cookie" not in sealed.headers
+    reader = SealedPhone(phone.http, server, token)
     hello = await phone.http.post(server + "/api/hello",
-                                  json=SealedPhone(None, server, token).hello_body())
+                                  json=reader.hello_body(await reader.fresh()))
     assert hello.status == 200 and "Set-Cookie" not in hello.headers
     thief = client_session(cookies={"dm_phone": phone.phone})
     before = room.table.state_id

@@ -375,7 +375,9 @@ async def test_every_seat_and_host_answer_says_no_store(room, server, set_up_gam
             assert response.headers.get("Cache-Control") == "no-store", (method, path)
     # refused before anything is opened: an unknown code's hello, a forged envelope, a
     # wrong method
-    plain = [("POST", "/api/hello", {"code": "A" * 22, "pub": "A" * 43}, 404),
+    plain = [("POST", "/api/hello", {"code": "A" * 22, "pub": "A" * 43, "fresh": "A" * 32,
+                                     "proof": "A" * 22}, 404),
+             ("GET", "/api/hello", None, 200),
              ("POST", "/api/sealed", None, 400),
              ("DELETE", "/api/sealed", None, 405),
              ("GET", "/api/sealed/events?t=AAAA", None, 400)]

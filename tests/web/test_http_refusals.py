@@ -338,7 +338,7 @@ async def test_unknown_paths_and_wrong_methods_answer_json(room, server, new_pho
     await refused(await phone.get("/api/nothing"), 404, "not_found")
     await refused(await phone.get("/lang/fr.json"), 404, "not_found")
     await refused(await phone.get("/api/sealed"), 405, "method_not_allowed")
-    await refused(await phone.get("/api/hello"), 405, "method_not_allowed")
+    await refused(await phone.request("DELETE", "/api/hello"), 405, "method_not_allowed")
     await refused(await phone.post("/api/board"), 405, "method_not_allowed")
     # the old routes are gone: a code in a path opens nothing
     for path in (f"/api/seat/{WRONG_TOKEN}/command", f"/api/host/{room.host_token}",

@@ -200,12 +200,13 @@ async def test_no_cookie_is_set_and_a_copied_one_opens_nothing(room, server, htt
                 assert response.status == 404
         async with copier.post(server + "/api/sealed", data=b"x" * 100) as response:
             assert response.status == 401
-        # The code's id crossed the Wi-Fi in the phone's hello: a hello with it opens a
-        # session, but its keys need the token, so the proof fails and nothing opens.
+        # The code's id crossed the Wi-Fi in the phone's hello: a hello naming it without the
+        # token proves nothing, so the Pi opens no session for it at all.
         guesser = SealedPhone(copier, server, "A" * 22)
         guesser.code = code_id(token)
-        with pytest.raises(BadSeal):
+        with pytest.raises(Refused) as refused:
             await guesser.hello()
+        assert (refused.value.status, refused.value.code) == (404, "unknown_token")
 
 
 async def test_a_phone_the_pi_forgot_says_hello_again_and_its_request_goes_through(

@@ -10,6 +10,7 @@ import secrets
 from base64 import b64decode
 
 import pytest
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from companion.core.refusals import RoomError
 from companion.web import sealing
@@ -17,8 +18,8 @@ from companion.web.client import SealedPhone
 from companion.web.sealing import (BLOCK, KIND_REQUEST, KIND_RESPONSE, KIND_STREAM, BadSeal,
                                    b64url, code_id, envelope, nonce, open_sealed, seal,
                                    unb64url)
-from companion.web.sessions import (MAX_SESSIONS, BrokenSeal, Replayed, Sessions,
-                                    UnknownSession)
+from companion.web.sessions import (COUNTER_TOP, FRESH_SECONDS, PER_CODE, BrokenSeal, Replayed,
+                                    Sessions, UnknownSession)
 
 SEAT, HOST, TABLE = (secrets.token_urlsafe(16) for _ in range(3))
 RETIRED = secrets.token_urlsafe(16)  # a seat code the host retired (a re-bind)
@@ -29,12 +30,25 @@ def live_codes(*tokens_kinds) -> dict[str, tuple[str, str]]:
     return {code_id(token): (token, kind) for token, kind in pairs}
 
 
+def retired() -> dict[str, str]:
+    return {code_id(RETIRED): RETIRED}
+
+
 def connect(sessions: Sessions, token: str = SEAT, codes=None, **options) -> SealedPhone:
     """A phone that said hello to `sessions` for `token`, with no server between them."""
     phone = SealedPhone(None, "http://pi.invalid", token, **options)
-    phone.accept_hello(sessions.hello(codes or live_codes(), [code_id(RETIRED)],
-                                      phone.hello_body()))
+    phone.accept_hello(sessions.hello(codes or live_codes(), retired(),
+                                      phone.hello_body(sessions.fresh.issue())))
     return phone
+
+
+class Clock:
+    """The Pi's monotonic clock, moved by hand."""
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def refused(error: pytest.ExceptionInfo, status: int, code: str) -> None:
@@ -92,11 +106,16 @@ def test_each_code_kind_gets_its_own_session():
 def test_a_pi_that_does_not_know_the_token_is_caught_by_its_proof():
     # A stranger's box answering for the same code id, with a token it guessed: the phone
     # must send nothing to it.
-    impostor = Sessions()
     phone = SealedPhone(None, "http://pi.invalid", SEAT)
-    answer = impostor.hello({code_id(SEAT): ("guessed" * 3, "seat")}, [], phone.hello_body())
+    body = phone.hello_body(Sessions().fresh.issue())
+    private, pi_pub = sealing.new_keypair()
+    sid = secrets.token_bytes(16)
+    _, k_down = sealing.session_keys(sealing.agree(private, unb64url(body["pub"])),
+                                     "guessed" * 3, body["code"], unb64url(body["pub"]), pi_pub)
+    proof = ChaCha20Poly1305(k_down).encrypt(nonce(sealing.KIND_PROOF, 0), b"", sid)
     with pytest.raises(BadSeal):
-        phone.accept_hello(answer)
+        phone.accept_hello({"session": b64url(sid), "pub": b64url(pi_pub),
+                            "proof": b64url(proof)})
     assert phone.sid is None
     with pytest.raises(RuntimeError):
         phone.sealed_request("view")
@@ -106,12 +125,20 @@ def test_an_altered_proof_or_key_in_the_hello_answer_is_caught():
     sessions = Sessions()
     for field in ("proof", "pub", "session"):
         phone = SealedPhone(None, "http://pi.invalid", SEAT)
-        answer = sessions.hello(live_codes(), [], phone.hello_body())
+        answer = sessions.hello(live_codes(), {}, phone.hello_body(sessions.fresh.issue()))
         raw = bytearray(unb64url(answer[field]))
         raw[0] ^= 1
         with pytest.raises(BadSeal):
             phone.accept_hello({**answer, field: b64url(bytes(raw))})
         assert phone.sid is None
+
+
+def signed(sessions: Sessions, token: str, pub: bytes, *, cid: str | None = None) -> dict:
+    """A hello for `token` with the public key `pub`, proved as its holder would."""
+    cid = code_id(token) if cid is None else cid
+    fresh = sessions.fresh.issue()
+    proof = sealing.hello_proof(token, cid, pub, unb64url(fresh))
+    return {"code": cid, "pub": b64url(pub), "fresh": fresh, "proof": b64url(proof)}
 
 
 # A point of small order makes the shared secret one anybody knows (all zeros).
@@ -125,7 +152,7 @@ SMALL_ORDER = [bytes(32), (1).to_bytes(32, "little"),
 def test_a_small_order_public_key_is_refused(point):
     sessions = Sessions()
     with pytest.raises(RoomError) as error:
-        sessions.hello(live_codes(), [], {"code": code_id(SEAT), "pub": b64url(point)})
+        sessions.hello(live_codes(), {}, signed(sessions, SEAT, point))
     refused(error, 400, "bad_request")
     assert len(sessions) == 0
 
@@ -133,27 +160,118 @@ def test_a_small_order_public_key_is_refused(point):
 GOOD_PUB = b64url(bytes(range(1, 33)))
 
 
+PROVED = {"fresh": b64url(bytes(24)), "proof": b64url(bytes(16))}  # the shape, not the truth
+
+
 @pytest.mark.parametrize("body, status, code", [
     (["not", "an", "object"], 400, "bad_request"),
     ({}, 400, "bad_request"),
-    ({"code": code_id(SEAT)}, 400, "bad_request"),
-    ({"pub": GOOD_PUB}, 400, "bad_request"),
-    ({"code": 7, "pub": GOOD_PUB}, 400, "bad_request"),
-    ({"code": code_id(SEAT), "pub": 7}, 400, "bad_request"),
-    ({"code": code_id(SEAT), "pub": "not base64!"}, 400, "bad_request"),
-    ({"code": code_id(SEAT), "pub": "ñññ"}, 400, "bad_request"),
-    ({"code": code_id(SEAT), "pub": b64url(bytes(31))}, 400, "bad_request"),
-    ({"code": code_id(SEAT), "pub": b64url(bytes(33))}, 400, "bad_request"),
-    ({"code": SEAT, "pub": GOOD_PUB}, 404, "unknown_token"),  # the token itself is no id
-    ({"code": code_id("A" * 22), "pub": GOOD_PUB}, 404, "unknown_token"),
-    ({"code": code_id(RETIRED), "pub": GOOD_PUB}, 404, "seat_given_away"),
+    ({"code": code_id(SEAT), **PROVED}, 400, "bad_request"),
+    ({"pub": GOOD_PUB, **PROVED}, 400, "bad_request"),
+    ({"code": code_id(SEAT), "pub": GOOD_PUB}, 400, "bad_request"),  # an old phone's hello
+    ({"code": code_id(SEAT), "pub": GOOD_PUB, "fresh": PROVED["fresh"]}, 400, "bad_request"),
+    ({"code": 7, "pub": GOOD_PUB, **PROVED}, 400, "bad_request"),
+    ({"code": code_id(SEAT), "pub": 7, **PROVED}, 400, "bad_request"),
+    ({"code": code_id(SEAT), "pub": "not base64!", **PROVED}, 400, "bad_request"),
+    ({"code": code_id(SEAT), "pub": "ñññ", **PROVED}, 400, "bad_request"),
+    ({"code": code_id(SEAT), "pub": b64url(bytes(31)), **PROVED}, 400, "bad_request"),
+    ({"code": code_id(SEAT), "pub": b64url(bytes(33)), **PROVED}, 400, "bad_request"),
+    ({"code": code_id(SEAT), "pub": GOOD_PUB, **PROVED, "proof": b64url(bytes(15))}, 400,
+     "bad_request"),
+    ({"code": code_id(SEAT), "pub": GOOD_PUB, **PROVED, "fresh": 7}, 400, "bad_request"),
+    # shaped right but proving nothing: refused as a code nobody knows
+    ({"code": SEAT, "pub": GOOD_PUB, **PROVED}, 404, "unknown_token"),  # the token is no id
+    ({"code": code_id("A" * 22), "pub": GOOD_PUB, **PROVED}, 404, "unknown_token"),
+    ({"code": code_id(SEAT), "pub": GOOD_PUB, **PROVED}, 404, "unknown_token"),
+    ({"code": code_id(RETIRED), "pub": GOOD_PUB, **PROVED}, 404, "unknown_token"),
+    ({"code": "\ud800", "pub": GOOD_PUB, **PROVED}, 404, "unknown_token"),
 ])
-def test_a_malformed_or_unknown_hello_is_refused_with_its_code(body, status, code):
+def test_a_malformed_or_unproved_hello_is_refused_with_its_code(body, status, code):
     sessions = Sessions()
     with pytest.raises(RoomError) as error:
-        sessions.hello(live_codes(), [code_id(RETIRED)], body)
+        sessions.hello(live_codes(), retired(), body)
     refused(error, status, code)
     assert error.value.message and len(sessions) == 0
+
+
+def test_a_retired_codes_old_phone_is_told_its_seat_was_given_away():
+    sessions = Sessions()
+    phone = SealedPhone(None, "http://pi.invalid", RETIRED)
+    with pytest.raises(RoomError) as error:
+        sessions.hello(live_codes(), retired(), phone.hello_body(sessions.fresh.issue()))
+    refused(error, 404, "seat_given_away")
+    assert len(sessions) == 0
+
+
+def refusal_of(sessions: Sessions, body, codes=None) -> tuple:
+    with pytest.raises(RoomError) as error:
+        sessions.hello(codes or live_codes(), retired(), body)
+    return error.value.status, error.value.code, error.value.message
+
+
+def test_a_hello_played_again_opens_nothing_and_reads_as_an_unknown_code():
+    """A recorder on the Wi-Fi plays a phone's hello again, as often as they like: no second
+    session, nobody pushed out, and the Pi's answer is word for word the one for a code it
+    never showed, so the replay does not even tell that the code is live."""
+    sessions = Sessions()
+    phone = SealedPhone(None, "http://pi.invalid", SEAT)
+    body = phone.hello_body(sessions.fresh.issue())
+    phone.accept_hello(sessions.hello(live_codes(), retired(), body))
+    unknown = refusal_of(sessions, {**body, "code": code_id("A" * 22)})
+    for _ in range(PER_CODE["seat"] * 3):
+        assert refusal_of(sessions, body) == unknown
+    assert [s.sid for s in sessions.of_token(SEAT)] == [phone.sid] and len(sessions) == 1
+    sessions.open_request(phone.sealed_request("view")[1])  # the phone's own still works
+
+
+def test_a_hello_with_a_forged_proof_or_another_pis_fresh_value_opens_nothing():
+    sessions = Sessions()
+    phone = connect(sessions)
+    fresh = sessions.fresh.issue()
+    forged = {**SealedPhone(None, "x", SEAT).hello_body(fresh)}
+    raw = bytearray(unb64url(forged["proof"]))
+    raw[3] ^= 0x40
+    unknown = refusal_of(sessions, {**forged, "code": code_id("A" * 22)})
+    assert refusal_of(sessions, {**forged, "proof": b64url(bytes(raw))}) == unknown
+    # a hello proved for another code's id, or with another Pi's (or a restarted Pi's) value
+    assert refusal_of(sessions, SealedPhone(None, "x", HOST).hello_body(fresh)
+                      | {"code": code_id(SEAT)}) == unknown
+    elsewhere = SealedPhone(None, "x", SEAT).hello_body(Sessions().fresh.issue())
+    assert refusal_of(sessions, elsewhere) == unknown
+    assert len(sessions) == 1
+    sessions.open_request(phone.sealed_request("view")[1])
+
+
+def test_a_recorded_hello_goes_stale_and_a_slow_phones_does_not():
+    clock = Clock()
+    sessions = Sessions(clock)
+    slow = SealedPhone(None, "x", SEAT)
+    body = slow.hello_body(sessions.fresh.issue())
+    clock.now += FRESH_SECONDS - 1  # a phone that took most of a minute between the two
+    slow.accept_hello(sessions.hello(live_codes(), retired(), body))
+    late = SealedPhone(None, "x", SEAT).hello_body(sessions.fresh.issue())
+    clock.now += FRESH_SECONDS + 1
+    assert refusal_of(sessions, late)[1] == "unknown_token"
+    assert len(sessions) == 1
+    # long after, a replay of the first is stale and no longer remembered: still nothing
+    assert refusal_of(sessions, body)[1] == "unknown_token"
+    assert len(sessions) == 1
+
+
+def test_a_fresh_value_is_the_pis_own_and_says_its_age():
+    clock = Clock()
+    fresh = Sessions(clock).fresh
+    value = unb64url(fresh.issue())
+    assert fresh.check(value)
+    for i in range(len(value)):
+        changed = bytearray(value)
+        changed[i] ^= 1
+        assert not fresh.check(bytes(changed)), i
+    assert not fresh.check(value[:-1]) and not fresh.check(value + b"\0")
+    clock.now += FRESH_SECONDS + 0.01
+    assert not fresh.check(value)
+    clock.now -= 2 * FRESH_SECONDS  # a value from the future is nobody's
+    assert not fresh.check(value)
 
 
 # --- what a recorder on the Wi-Fi can do with a request ---
@@ -419,19 +537,39 @@ def test_a_hello_drops_the_sessions_of_codes_no_longer_live():
     # ...and the old code itself is no longer a code: a refused hello retires nothing new.
     phone = SealedPhone(None, "http://pi.invalid", SEAT)
     with pytest.raises(RoomError) as error:
-        sessions.hello(codes, [code_id(SEAT)], phone.hello_body())
+        sessions.hello(codes, {code_id(SEAT): SEAT}, phone.hello_body(sessions.fresh.issue()))
     refused(error, 404, "seat_given_away")
 
 
-def test_at_most_so_many_sessions_and_the_least_used_goes_first():
+def test_each_code_keeps_its_own_few_sessions_and_the_least_used_goes_first():
+    """However many sessions one code opens (every phone at the table on the table code, or
+    someone holding it saying hello again and again), no other code's session goes."""
     sessions = Sessions()
-    first, busy = connect(sessions), connect(sessions)
-    for _ in range(MAX_SESSIONS - 2):
+    seat, host = connect(sessions), connect(sessions, HOST)
+    first, busy = connect(sessions, TABLE), connect(sessions, TABLE)
+    for _ in range(PER_CODE["table"] - 2):
         connect(sessions, TABLE)
-    sessions.open_request(busy.sealed_request("view")[1])  # in use: kept
+    sessions.open_request(first.sealed_request("view")[1])  # in use: kept
     connect(sessions, TABLE)
-    connect(sessions, TABLE)
-    assert len(sessions) == MAX_SESSIONS
+    assert len(sessions.of_token(TABLE)) == PER_CODE["table"]
     with pytest.raises(UnknownSession):
-        sessions.open_request(first.sealed_request("view")[1])
-    sessions.open_request(busy.sealed_request("view")[1])
+        sessions.open_request(busy.sealed_request("view")[1])
+    for _ in range(PER_CODE["table"] * 4):
+        connect(sessions, TABLE)
+    assert len(sessions.of_token(TABLE)) == PER_CODE["table"]
+    for phone in (seat, host):
+        sessions.open_request(phone.sealed_request("view")[1])
+    assert len(sessions) == PER_CODE["table"] + 2
+
+
+def test_a_session_at_its_counters_top_takes_no_more():
+    sessions = Sessions()
+    phone = connect(sessions)
+    phone.counter = COUNTER_TOP - 1
+    sessions.open_request(phone.sealed_request("view")[1])  # the top itself is the last
+    with pytest.raises(UnknownSession):
+        sessions.open_request(phone.sealed_request("view")[1])  # say hello again
+    assert phone.spent()
+    phone.ticket_counter = COUNTER_TOP
+    with pytest.raises(UnknownSession):
+        sessions.open_ticket(phone.sealed_ticket()[1])

@@ -4,7 +4,8 @@
 //
 // The code (a seat's, the host's, the table's) is in the page's address after "#", which a
 // browser never sends: it is the key. The page says hello with a fresh X25519 key, checks that
-// the Pi's answer proves it knows the code too, and from then on seals every request, answer
+// the Pi's answer proves it knows the code too (the hello itself proves the phone does, for one
+// of the Pi's fresh values, so a recorded hello is worth nothing), and from then on seals every request, answer
 // and stream message with ChaCha20-Poly1305 under a rising counter, padded to whole 1024-byte
 // blocks. No crypto.subtle: a page on the Pi's plain-HTTP address is no secure context on a
 // phone, so the vendored noble code (vendor/noble.js) does the work.
@@ -19,6 +20,10 @@ const KIND_STREAM = 0x04;
 const KIND_PROOF = 0x05;
 const PHONE_KEY = "dm_phone_key";
 const TIMEOUT_MS = 20000;   // a request the Pi never answers (a phone asleep) frees the queue
+// The highest counter a session takes (sessions.py COUNTER_TOP): a phone that reaches it says
+// hello again and goes on under a new session.
+export const COUNTER_TOP = 2 ** 32 - 1;
+const HELLO_WAITS = 3;      // told to wait (too many hellos from here): so many tries at most
 const REOPEN_MS = 2000;     // a broken stream opens again after this (the Pi's retry: 2000)
 
 // What the seal costs this phone, in ms, for bench/bench_phone_seal.py: the hello's own work
@@ -145,20 +150,52 @@ export function openCode(token, { lang = () => null, say = (key) => key } = {}) 
 
   const offline = () => new Refused("offline", say("phone.error.offline"), 0);
 
+  // One of the Pi's fresh values, which a hello must carry: asked for as soon as the code is
+  // opened (while the page loads its words), then again for each later hello.
+  const askFresh = () => fetch("/api/hello", { cache: "no-store" })
+    .then((response) => (response.ok ? response.json() : {}))
+    .then((answer) => answer.fresh, () => undefined);
+  let early = askFresh();
+
   async function hello() {
-    const began = performance.now();
-    const secret = randomBytes(32);
-    const pub = x25519.getPublicKey(secret);
-    const keyed = performance.now() - began;
-    let response;
-    try {
-      response = await fetch("/api/hello", {
-        method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ code: id, pub: b64url(pub) }) });
-    } catch (error) {
-      throw offline();
+    let response, secret, pub, keyed, began;
+    for (let tries = 0; ; tries += 1) {
+      const kept = early;
+      early = null;
+      const fresh = await (kept || askFresh());
+      if (typeof fresh !== "string") throw offline();
+      began = performance.now();
+      secret = randomBytes(32);
+      pub = x25519.getPublicKey(secret);
+      // The proof that this phone holds the code, for this key and this fresh value only:
+      // HKDF's first step is HMAC-SHA256 keyed by the code.
+      let proof;
+      try {
+        proof = hkdf(sha256, concat(encoder.encode(id), pub, unb64url(fresh)),
+                     encoder.encode(token), encoder.encode("darkmoon hello v1\0"), 16);
+      } catch (error) {
+        throw offline();
+      }
+      keyed = performance.now() - began;
+      try {
+        response = await fetch("/api/hello", {
+          method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ code: id, pub: b64url(pub), fresh, proof: b64url(proof) }) });
+      } catch (error) {
+        throw offline();
+      }
+      if (response.ok) break;
+      const refusal = await plainRefusal(response);
+      const wait = Number(response.headers.get("Retry-After"));
+      if (refusal.code === "too_many_hellos" && tries < HELLO_WAITS && wait > 0) {
+        await new Promise((done) => setTimeout(done, wait * 1000));
+      } else if (refusal.code === "unknown_token" && kept && tries === 0) {
+        // The value asked for when the page opened may have gone stale (a phone that slept
+        // on a half-loaded page, a Pi restarted since): once more with a new one.
+      } else {
+        throw refusal;
+      }
     }
-    if (!response.ok) throw await plainRefusal(response);
     let answer, sid, piPub, proof;
     try {
       answer = await response.json();
@@ -205,6 +242,7 @@ export function openCode(token, { lang = () => null, say = (key) => key } = {}) 
   }
 
   async function post(s, op, body) {
+    if (s.requests >= COUNTER_TOP) return { refused: new Refused("unknown_session", "", 401) };
     const counter = ++s.requests;
     const envelope = sealedAs(KIND_REQUEST, s, counter, { op, phone, lang: lang(), body });
     const abort = new AbortController();
@@ -314,12 +352,19 @@ export function openCode(token, { lang = () => null, say = (key) => key } = {}) 
       } catch (error) {
         // The Pi knows this code no more (a seat given away, a game replaced) or would not
         // prove it knows it: no stream will come, as after a refused one. Offline: later.
-        if (error.status >= 400 || error.code === "bad_proof") refused(error);
+        // Told to wait even after waiting (a flood from this phone's address): later too.
+        const later = error.code === "too_many_hellos";
+        if ((error.status >= 400 && !later) || error.code === "bad_proof") refused(error);
         else broke(error);
         return;
       }
       if (closed) return;
       stale = null;
+      if (s.tickets >= COUNTER_TOP) {  // this session has opened all the streams it may
+        stale = s;
+        open();
+        return;
+      }
       const n = ++s.tickets;
       const ticket = b64url(sealedAs(KIND_TICKET, s, n, { op: "events", phone, lang: lang() }));
       const mine = new EventSource(`/api/sealed/events?t=${ticket}`);
