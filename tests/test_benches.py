@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCHES = sorted(p.stem for p in (ROOT / "bench").glob("bench_*.py"))
 HANG_GUARD = 120  # s: a guard against a hang, not a measurement (quick modes take seconds)
 # a figure: a number with its unit, as each bench prints them
-FIGURE = re.compile(r"\d+(\.\d+)? ?(ms|s|MB|KiB|%|games/s|us/event)\b")
+FIGURE = re.compile(r"\d+(\.\d+)? ?(ms|us|s|MB|KiB|%|games/s|us/event)\b")
 
 
 def test_every_bench_is_covered():
