@@ -14,6 +14,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.widget import MountError
 
 from companion.appliance.hotspot import FAILED, ON, State, wifi_join_string
+from companion.codes import SEAT_SYMBOLS, readable
 from companion.core.joining import table_url
 
 from .fair import fair_join
@@ -33,6 +34,13 @@ def host_url(base_url: str, token: str) -> str:
 
 def seat_url(base_url: str, token: str) -> str:
     return f"{base_url}/s#{token}"
+
+
+def typed_form(url: str) -> str:
+    """A code's address as a person types it: its code in groups of four (the QR code holds
+    it ungrouped, which is smaller; the page takes either)."""
+    page, _, token = url.partition("#")
+    return f"{page}#{readable(token)}" if token else url
 
 
 def network_of(app) -> tuple[bool, State | None]:
@@ -122,7 +130,7 @@ class StartView(Vertical):
             qr.display = token is not None
             if token:
                 qr.show(host_url(base_url, token))
-            below = Text(host_url(base_url, token) if token else "")
+            below = Text(typed_form(host_url(base_url, token)) if token else "")
             if spot is not None and spot.status != ON:
                 below.append("\n")
                 below.append_text(hotspot_line(spot, lang))
@@ -217,8 +225,9 @@ class JoinView(Vertical):
         # Chosen for every seat of a game being joined, not for the seats still free: the
         # screen must not switch ways while a phone is scanning.
         needing = seats if kiosk["phase"] == "join" else free
-        # every seat token has 22 characters: any one gives the size of all their codes
-        columns, rows = self.capacity(seat_url(base_url, "x" * 22), beside, 1 if beside else 0)
+        # every seat token has as many symbols: any one gives the size of all their codes
+        columns, rows = self.capacity(seat_url(base_url, "X" * SEAT_SYMBOLS), beside,
+                                      1 if beside else 0)
         per_seat = not offline and len(needing) <= columns * rows
         table = not offline and bool(free) and not per_seat and bool(kiosk.get("table_token"))
         self.query_one("#codes", Grid).display = per_seat and bool(free)
@@ -245,7 +254,7 @@ class JoinView(Vertical):
                 network.append_text(hotspot_line(spot, lang))
         self.query_one("#join-title", Pane).show(Text.styled(title, "bold"))
         self.query_one("#join-network", Pane).show(network + fair_join(kiosk, lang))
-        urls = {s["seat"]: seat_url(base_url, tokens[s["seat"]]) for s in free} \
+        urls = {s["seat"]: typed_form(seat_url(base_url, tokens[s["seat"]])) for s in free} \
             if per_seat else {}
         self.query_one("#join-seats", Pane).show(seat_list(seats, lang, urls))
         self.query_one("#join-notices", Pane).show(bot_seats_hint(kiosk, lang)
@@ -335,7 +344,7 @@ def typed_url(url: str, lang: str) -> Text:
     t = Text("\n\n")
     t.append(say(lang, "join.type_url"), "bright_black")
     t.append("\n")
-    t.append(url, "cyan")
+    t.append(typed_form(url), "cyan")
     return t
 
 

@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import json
 import random
+import re
 import struct
 
 import pytest
@@ -78,8 +79,31 @@ def test_the_commitment_binds_the_box_and_the_games_number_to_the_secret():
     assert commitment("b1" + BOX[2:], GAME, SECRET) != made
 
 
-def test_a_code_is_the_first_sixteen_digits_in_four_groups_of_four():
-    assert code("630dcd2966c43366" + "0" * 48) == "630D CD29 66C4 3366"
+def test_a_code_has_no_look_alikes_and_is_sixteen_symbols_in_four_groups_of_four():
+    # docs/fair.md, "The procedure": code(h) is h's first 10 bytes as a big-endian number,
+    # modulo 31^16, in 16 base-31 digits written with ABCDEFGHJKMNPQRSTUVWXYZ23456789.
+    # Before, it was 16 hex digits, where a 0 reads as an O and a 1 as an I or an l.
+    alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+    assert not set("0O1IL") & set(alphabet) and len(set(alphabet)) == 31
+
+    def by_the_page(h: str) -> str:
+        n, digits = int(h[:20], 16) % 31 ** 16, ""
+        for _ in range(16):
+            n, d = divmod(n, 31)
+            digits = alphabet[d] + digits
+        return " ".join(digits[i:i + 4] for i in range(0, 16, 4))
+
+    hashes = [hashlib.sha256(i.to_bytes(2, "big")).hexdigest() for i in range(2000)]
+    codes = [code(h) for h in hashes]
+    assert codes == [by_the_page(h) for h in hashes]
+    assert len(set(codes)) == len(codes)  # 79 bits: no two of 2,000 alike
+    for shown in codes:
+        assert re.fullmatch(r"[A-HJKMNP-Z2-9]{4}( [A-HJKMNP-Z2-9]{4}){3}", shown)
+    assert not set("0O1IL") & set("".join(codes))
+    assert {c for shown in codes for c in shown.replace(" ", "")} == set(alphabet)
+    h = hashes[0]
+    assert code(h[:20] + "f" * 44) == code(h)  # only the first 10 bytes are written
+    assert code(h[:19] + ("1" if h[19] != "1" else "2") + h[20:]) != code(h)
 
 
 def test_a_pledge_and_a_filler_are_the_hashes_the_spec_names():

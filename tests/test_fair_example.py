@@ -32,6 +32,7 @@ SECRET = bytes(range(0x00, 0x20)).hex()
 VALUES = [bytes(range(32 * k, 32 * k + 32)).hex() for k in (1, 2, 3)]  # seats 0, 1, 2
 NAMES = ["Ana", "Ben", "Cai", "Dee", "Eli", "Fay", "Gus"]
 COMMIT = commitment(BOX, GAME, SECRET)
+CODE_GROUP_RE = "[A-HJKMNP-Z2-9]{4}"  # four symbols of the code's alphabet: no 0, O, 1, I, L
 
 
 def fair_for(players: int) -> Fair:
@@ -58,9 +59,18 @@ def test_the_commitment_and_its_code():
     assert hashlib.sha256(message).hexdigest() == COMMIT  # the page's layout is the code's
     assert f"the 87 bytes `{LABEL.hex()}` (LABEL)" in EXAMPLE
     assert f"commitment = `{COMMIT}`, code `{code(COMMIT)}`" in EXAMPLE
-    # 64 bits: four groups of four upper-case hex digits, the commitment's first sixteen
-    assert re.fullmatch(r"[0-9A-F]{4}( [0-9A-F]{4}){3}", code(COMMIT))
-    assert code(COMMIT).replace(" ", "").lower() == COMMIT[:16]
+    # 79 bits: four groups of four symbols of the code's alphabet, no look-alikes, from the
+    # number the commitment's first 10 bytes make, as the page works it out
+    assert re.fullmatch(rf"{CODE_GROUP_RE}( {CODE_GROUP_RE}){{3}}", code(COMMIT))
+    number = int(COMMIT[:20], 16)
+    assert (f"its first 10 bytes, `{COMMIT[:20]}`, are the number {number}, below 31¹⁶"
+            in EXAMPLE) and number < 31 ** 16
+    alphabet = re.search(r"character \(from 0\) of `([A-Z0-9]+)`", DOC).group(1)
+    digits = ""
+    for _ in range(16):
+        number, d = divmod(number, 31)
+        digits = alphabet[d] + digits
+    assert " ".join(digits[i:i + 4] for i in range(0, 16, 4)) == code(COMMIT)
 
 
 def test_the_pledges_and_a_phones_own_code():
@@ -69,6 +79,16 @@ def test_the_pledges_and_a_phones_own_code():
         assert mine == pledge(COMMIT, value)
         assert f"seat {seat} `{mine}`" in EXAMPLE
     assert f"shows its own bytes' code `{code(VALUES[0])}`" in EXAMPLE
+
+
+def test_the_examples_receipt_names_the_three_phones_pledges():
+    # docs/fair.md, "At the table", 5: the receipt names the pledge of each seat whose bytes
+    # the deal uses, null for a filler seat; `box_alone` is false with any phone's bytes in.
+    fair = fair_for(4)
+    assert fair.receipt == [pledge(COMMIT, v) for v in VALUES] + [None]
+    assert not fair.box_alone
+    assert ("the receipt is these three pledges and a null for every bot, and `box_alone` "
+            "is false") in EXAMPLE
 
 
 def test_the_fillers_of_every_bot_seat():
@@ -172,5 +192,7 @@ def test_the_status_deal_for_every_player_count(players):
 
 
 def test_every_code_on_the_page_is_one_of_the_examples():
-    shown = set(re.findall(r"`([0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4})`", DOC))
+    shown = set(re.findall(rf"`({CODE_GROUP_RE}(?: {CODE_GROUP_RE}){{3}})`", DOC))
     assert shown == {code(COMMIT), code(VALUES[0])}
+    old_form = re.findall(r"`[0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4}`", DOC)
+    assert not set(old_form) - shown  # no hex code of before is left on the page

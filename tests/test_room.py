@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from companion.codes import ALPHABET, SEAT_SYMBOLS
 from companion.darkmoon import IllegalOption
 from companion.core.room import (BadRequest, GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone,
                             Room, RoomError, SeatClaimed, StorageFailed, UnknownToken)
@@ -78,7 +79,9 @@ async def test_seat_tokens_are_long_random_and_never_in_the_room_view(tmp_path):
     room = open_room(tmp_path)
     await room.new_game({"names": NAMES})
     tokens = [s["token"] for s in room.lobby["seats"]]
-    assert len(set(tokens)) == 4 and all(len(t) >= 22 for t in tokens)  # 128 bits
+    # 20 symbols of 31 (99 bits): nobody finds a seat's code by trying
+    assert len(set(tokens)) == 4 and all(len(t) == SEAT_SYMBOLS and set(t) <= set(ALPHABET)
+                                         for t in tokens)
     text = repr(room.room_view())
     assert not any(t in text for t in tokens) and room.host_token not in text
 
@@ -111,7 +114,7 @@ async def test_rebinding_gives_the_seat_a_new_code_and_the_old_one_is_dead_for_g
         with pytest.raises(UnknownToken):
             room.check_seat(old, phone)
     new = room.kiosk_view()["seat_tokens"][1]
-    assert new and new != old and len(new) >= 22
+    assert new and new != old and len(new) == SEAT_SYMBOLS
     assert await room.claim_seat(new, "new-phone") == 1
     assert room.check_seat(new, "new-phone") == 1
     assert room.kiosk_view()["seat_tokens"][1] is None  # taken: its code leaves the kiosk

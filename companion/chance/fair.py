@@ -24,6 +24,8 @@ import re
 import secrets
 import struct
 
+from .. import codes
+
 FORMAT = "darkmoon-fair/2"
 LABEL = b"darkmoon-fair/2"
 STORED_FORMAT = 2  # the "format" of a stored fair (Fair.to_json)
@@ -32,7 +34,11 @@ CONTRIBUTION_BYTES = 32
 WORD = 1 << 32  # outcomes are drawn from 32-bit words
 PHONE, FILLER = "phone", "filler"  # who gave a seat's bytes
 FILLER_LABEL = b"darkmoon-fair/2 filler"
-CODE_DIGITS = 16  # what people read of a hash: 64 bits, too many to find a second one for
+# What people read of a hash and type back (the commitment's code on the kiosk, a phone's own
+# bytes' code): 16 symbols of the look-alike-free alphabet (companion/codes.py) in four groups
+# of four. 31 symbols, so 16 carry 79 bits: far too many to find a second secret for.
+CODE_LENGTH = 16
+CODE_BYTES = 10  # the hash's first 80 bits are written as the code's 16 symbols
 
 
 class EarlierFormat(ValueError):
@@ -91,9 +97,17 @@ def commitment(box: str, game: int, secret: str) -> str:
 
 
 def code(hex_str: str) -> str:
-    """What people read of a hash: its first 16 hex digits, upper case, in groups of four."""
-    digits = hex_str[:CODE_DIGITS].upper()
-    return " ".join(digits[i:i + 4] for i in range(0, len(digits), 4))
+    """What people read of a hash: its first 10 bytes as a big-endian number, taken modulo
+    31**16 and written as 16 symbols (most significant first), in groups of four:
+    "EMVZ WGN6 WZUJ P58T"."""
+    return codes.grouped(codes.spelled(int(hex_str[:2 * CODE_BYTES], 16), CODE_LENGTH))
+
+
+def typed_code(text: str) -> str | None:
+    """A code as someone typed it, spaces and case ignored, in the form code() writes it; None
+    if it is not 16 symbols of the code's alphabet."""
+    symbols = codes.typed(text, CODE_LENGTH)
+    return None if symbols is None else codes.grouped(symbols)
 
 
 def pledge(commit: str, value: str) -> str:
@@ -113,10 +127,16 @@ def filler(secret: str, seat: int) -> str:
 class Fair:
     """One game's secret and every seat's contribution, in seat order, bound to the game's
     number on this box. Refuses (ValueError) a filler seat whose bytes are not the filler and
-    a phone seat whose value does not match its pledge: such a deal would never verify."""
+    a phone seat whose value does not match its pledge: such a deal would never verify.
+
+    `receipt`: the pledges the deal was said to use, by seat (None where a seat got its
+    filler), as every phone was shown it before the deal; by default the pledges of the
+    seats whose bytes it uses. It is kept as given, not checked here: the record carries it,
+    and the checkers compare it with the contributions."""
 
     def __init__(self, box: str, game: int, secret: str, contributions: list,
-                 sources: list[str], pledges: list | None = None):
+                 sources: list[str], pledges: list | None = None,
+                 receipt: list | None = None):
         self.box = _hex32(box, "the box")
         self.game = _game_number(game)
         self.secret = _hex32(secret, "the secret")
@@ -143,6 +163,12 @@ class Fair:
             else:
                 raise ValueError(f"a seat's bytes come from {PHONE!r} or {FILLER!r}")
             self.contributions.append(value)
+        if receipt is None:
+            receipt = [p if source == PHONE else None
+                       for source, p in zip(self.sources, self.pledges)]
+        if len(receipt) != seats:
+            raise ValueError("one receipt entry per seat")
+        self.receipt = [None if p is None else _hex32(p, "a receipt's pledge") for p in receipt]
         key = bytes.fromhex(self.secret) + b"".join(bytes.fromhex(c)
                                                      for c in self.contributions)
         # HMAC's own key handling (a key over 64 bytes is hashed first) is done once here;
@@ -155,6 +181,13 @@ class Fair:
         """A fresh secret and every seat's filler (a game no phone joined)."""
         return cls(box, game, draw_secret(), [None] * players, [FILLER] * players)
 
+    @property
+    def box_alone(self) -> bool:
+        """No phone's bytes were to go into this deal (bots only, or every phone silent):
+        the box chose its secret knowing the seats, so nothing shows the deal was not
+        chosen."""
+        return all(p is None for p in self.receipt)
+
     def stream(self, position: int, tap: list | None = None) -> "Stream":
         """The randomness of the event at `position` in the log (0: the deal)."""
         return Stream(self._mac, self._bound + struct.pack(">Q", position), tap)
@@ -162,7 +195,8 @@ class Fair:
     def to_json(self) -> dict:
         return {"format": STORED_FORMAT, "box": self.box, "game": self.game,
                 "secret": self.secret, "contributions": list(self.contributions),
-                "sources": list(self.sources), "pledges": list(self.pledges)}
+                "sources": list(self.sources), "pledges": list(self.pledges),
+                "receipt": list(self.receipt)}
 
     @classmethod
     def from_json(cls, data: dict) -> "Fair":
@@ -172,9 +206,9 @@ class Fair:
             raise ValueError("a stored fair is an object")
         if data.get("format") != STORED_FORMAT:
             raise EarlierFormat("this game was dealt under darkmoon-fair/1")
-        try:
+        try:  # a game stored before receipts were shown: the pledges it was dealt from
             return cls(data["box"], data["game"], data["secret"], data["contributions"],
-                       data["sources"], data.get("pledges"))
+                       data["sources"], data.get("pledges"), data.get("receipt"))
         except (KeyError, TypeError) as error:
             raise ValueError(f"a damaged stored fair ({error!r})") from None
 

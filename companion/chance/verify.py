@@ -2,7 +2,9 @@
 (`darkmoon-companion verify`).
 
 The record holds the box's identity and the game's number on it, the commitment shown before
-the deal, the secret, every seat's pledge and bytes, the whole log, and for each event what
+the deal, the secret, every seat's pledge and bytes, the receipt every phone was shown before
+the deal (the pledges it uses) and whether no phone's bytes went in at all (dealt by the box
+alone: nothing then shows the deal was not chosen), the whole log, and for each event what
 each draw was made from (the die's faces, the pile, the cards shuffled). The verify page
 checks the derivation from the record alone; this checker also plays the rules again, so it
 checks what each draw was made from as well: that from the setup and the commands alone, the
@@ -18,10 +20,12 @@ from dataclasses import dataclass, field
 
 from ..darkmoon import Chance, Ctx, Position, RulesError, Setup, play, replay, start, start_from
 from .fair import (FILLER, FORMAT, PHONE, EarlierFormat, Fair, code, commitment, filler,
-                   is_hex_32_bytes, pledge)
+                   is_hex_32_bytes, pledge, typed_code)
 
 FORMAT_1 = "darkmoon-fair/1"
-CODE_DIGITS = 16  # fewer can be matched by another secret in seconds
+# What `verify` answers besides 0 (verified, over), 1 (not verified) and 2 (unreadable).
+IN_PROGRESS = 3  # checked, but the game did not end
+BOX_ALONE = 4  # checked, but no phone's bytes went into the deal: nothing shows it fair
 
 
 class NotVerifiable(Exception):
@@ -54,6 +58,7 @@ def record(game_id: int, meta: dict, events: list[dict]) -> dict:
                               for seat, (value, source, promised)
                               in enumerate(zip(fair.contributions, fair.sources,
                                                fair.pledges))],
+            "receipt": list(fair.receipt), "box_alone": fair.box_alone,
             "events": events, "draws": derive(fair, events)[1]}
 
 
@@ -102,25 +107,24 @@ class Verdict:
     phones: int = 0  # seats whose bytes a phone pledged and revealed
     fillers: int = 0  # seats given the filler the secret fixes
     unrevealed: list[int] = field(default_factory=list)  # pledged, never revealed
-
-    @property
-    def verified(self) -> bool:
-        return not self.problems and self.over
+    box_alone: bool = False  # the receipt names no pledge: no phone's bytes went in
 
 
 def seen_commitment(text) -> str:
-    """The commitment someone saw, as they type it: the whole 64 hex digits or a code of at
-    least 16 (spaces and case ignored). ValueError saying why if it is not one."""
+    """The commitment someone saw, as they type it: its code as the kiosk shows it (16
+    letters and digits) or the whole 64 hex digits, spaces and case ignored. The code as
+    code() writes it, or the 64 digits in lower case; ValueError saying why if neither."""
     if not isinstance(text, str):
-        raise ValueError("the commitment you saw is hex digits")
-    digits = re.sub(r"\s+", "", text).lower()
-    if not re.fullmatch(r"[0-9a-f]*", digits) or not digits or len(digits) > 64:
-        raise ValueError("the commitment you saw is up to 64 hex digits (0-9, A-F)")
-    if len(digits) < CODE_DIGITS:
-        raise ValueError(f"the commitment you saw needs at least {CODE_DIGITS} hex digits "
-                         f"(the code shown, like 630D CD29 66C4 3366), not {len(digits)}: "
-                         "fewer can be matched by another secret in seconds")
-    return digits
+        raise ValueError("the commitment you saw is its code or its 64 hex digits")
+    whole = re.sub(r"\s+", "", text).lower()
+    if is_hex_32_bytes(whole):
+        return whole
+    typed = typed_code(text)
+    if typed is None:
+        raise ValueError("the commitment you saw is its code as the kiosk shows it (16 "
+                         "letters and digits in four groups, like EMVZ WGN6 WZUJ P58T; there "
+                         "is no 0, O, 1, I or L in a code) or all 64 hex digits")
+    return typed
 
 
 def check(rec, commitment_seen: str | None = None) -> Verdict:
@@ -159,7 +163,8 @@ def _schema(rec) -> str | None:
                 f"checks {FORMAT} records only")
     if rec.get("format") != FORMAT:
         return f'the record\'s "format" is not "{FORMAT}"'
-    for name in ("box", "game", "commitment", "secret", "contributions", "events", "draws"):
+    for name in ("box", "game", "commitment", "secret", "contributions", "receipt",
+                 "box_alone", "events", "draws"):
         if name not in rec:
             return f'the record has no "{name}"'
     for name in ("box", "commitment", "secret"):
@@ -167,9 +172,14 @@ def _schema(rec) -> str | None:
             return f'the record\'s "{name}" is not 64 lowercase hex digits'
     if type(rec["game"]) is not int or rec["game"] < 1:
         return 'the record\'s "game" is not a whole number from 1'
-    for name in ("contributions", "events", "draws"):
+    for name in ("contributions", "receipt", "events", "draws"):
         if not isinstance(rec[name], list):
             return f'the record\'s "{name}" is not a list'
+    if type(rec["box_alone"]) is not bool:
+        return 'the record\'s "box_alone" is neither true nor false'
+    for seat, named in enumerate(rec["receipt"]):
+        if named is not None and not is_hex_32_bytes(named):
+            return f'"receipt" item {seat} is neither null nor 64 lowercase hex digits'
     for seat, c in enumerate(rec["contributions"]):
         where = f'"contributions" item {seat}'
         if not isinstance(c, dict):
@@ -207,12 +217,13 @@ def _schema(rec) -> str | None:
 
 def _seen(rec: dict, seen: str) -> str | None:
     try:
-        digits = seen_commitment(seen)
+        given = seen_commitment(seen)
     except ValueError as error:
         return str(error)
-    if not rec["commitment"].startswith(digits):
+    if given not in (rec["commitment"], code(rec["commitment"])):
+        shown = code(given) if is_hex_32_bytes(given) else given
         return (f"the record's commitment ({code(rec['commitment'])}) is not the one you saw "
-                f"({code(digits)}): this is another game's record")
+                f"({shown}): this is another game's record")
     return None
 
 
@@ -242,6 +253,31 @@ def _contributions(rec: dict, verdict: Verdict) -> str | None:
             verdict.fillers += 1
             if c["pledge"] is not None:
                 verdict.unrevealed.append(seat)
+    return _receipt(rec, verdict)
+
+
+def _receipt(rec: dict, verdict: Verdict) -> str | None:
+    """The deal used exactly the pledges of the receipt every phone was shown before it: not
+    one fewer (a phone's bytes taken, then left out to pick another deal), not one more."""
+    receipt, contributions = rec["receipt"], rec["contributions"]
+    if len(receipt) != len(contributions):
+        return f"the receipt names {len(receipt)} seats, the game has {len(contributions)}"
+    for seat, (named, c) in enumerate(zip(receipt, contributions)):
+        used = c["pledge"] if c["from"] == PHONE else None
+        if named == used:
+            continue
+        if used is None:
+            return (f"the deal left out seat {seat}'s bytes: the receipt shown before the "
+                    "deal says it uses that seat's pledge, but the seat got its filler")
+        if named is None:
+            return (f"the deal used seat {seat}'s bytes, which the receipt shown before the "
+                    "deal leaves out")
+        return (f"seat {seat}'s pledge on the receipt shown before the deal is not the one "
+                "its bytes were dealt from")
+    verdict.box_alone = all(named is None for named in receipt)
+    if rec["box_alone"] != verdict.box_alone:
+        return ('the record\'s "box_alone" says the opposite of its receipt (which names '
+                f'{"no" if verdict.box_alone else "a"} pledge)')
     return None
 
 
@@ -291,20 +327,22 @@ def _plain(value):
     return json.loads(json.dumps(value))
 
 
-# --- `darkmoon-companion verify FILE [--commitment HEX]` ---
+# --- `darkmoon-companion verify FILE [--commitment CODE]` ---
 
 def add_command(commands) -> None:
     ver = commands.add_parser("verify", help="check a game's fair record (the file the Pi "
                                              "gives at game over)")
     ver.add_argument("path", metavar="FILE", help="the record, as downloaded (JSON)")
-    ver.add_argument("--commitment", metavar="HEX",
-                     help="the commitment you saw before the deal: all 64 hex digits, or its "
-                          "code of at least 16 (spaces and case do not matter)")
+    ver.add_argument("--commitment", metavar="CODE",
+                     help="the commitment you saw before the deal: its code as the kiosk "
+                          "shows it (16 letters and digits), or all 64 hex digits (spaces "
+                          "and case do not matter)")
 
 
 def verify_command(args) -> int:
     """Prints one sentence. Exit status 0: dealt fairly and played to its end; 1: not
-    verified; 2: unreadable; 3: checked, but the game did not end."""
+    verified; 2: unreadable; 3: checked, but the game did not end; 4: checked, but dealt by
+    the box alone (no phone's bytes went in), so not shown fair, whether it ended or not."""
     seen = getattr(args, "commitment", None)
     if seen is not None:
         try:
@@ -328,17 +366,28 @@ def verify_command(args) -> int:
     if verdict.problems:
         print(f"NOT verified: {verdict.problems[0]}")
         return 1
+    if verdict.box_alone:
+        ended = ("the rules replay every command" if verdict.over else
+                 f"checked up to event {verdict.events - 1}: the game did not end")
+        print(f"Dealt by the box alone, so NOT shown fair: no phone's bytes went into game "
+              f"{rec['game']}'s deal (its receipt names no pledge), and the box chose its "
+              f"secret knowing the seats, so it could have chosen this deal. The record "
+              f"adds up: the secret matches the commitment {rec['commitment']}, all "
+              f"{verdict.outcomes} chance outcomes of its {verdict.events} events are what "
+              f"the procedure gives, {ended}{_unrevealed(verdict)}.")
+        return BOX_ALONE
     if not verdict.over:
         print(f"Checked up to event {verdict.events - 1}: the game did not end (cut short or "
               f"replaced), so this record proves nothing about the rolls and cards after it. "
               f"Every chance outcome up to there ({verdict.outcomes}) is what the procedure "
               f"gives for game {rec['game']} on box {code(rec['box'])}.")
-        return 3
+        return IN_PROGRESS
     print(f"Verified: game {rec['game']} on box {code(rec['box'])} was dealt fairly and "
           f"played to its end. The secret matches the commitment {rec['commitment']}; all "
           f"{verdict.outcomes} chance outcomes of its {verdict.events} events are what the "
           f"procedure gives, and the rules replay every command. Bytes from "
-          f"{verdict.phones} phones, each as pledged; {verdict.fillers} seats got the filler "
+          f"{verdict.phones} phones, each as pledged and as the receipt shown before the "
+          f"deal names them; {verdict.fillers} seats got the filler "
           f"the secret fixed{_unrevealed(verdict)}.")
     return 0
 

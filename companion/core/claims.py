@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import secrets
 
+from ..codes import new_seat_code
 from .fairdeal import checked_pledge, cleared, pledge_accepted, same_commitment, with_pledge
 from .refusals import (BadRequest, BotSeat, GameInProgress, NotYourSeat, OneSeatPerPhone,
                        SeatClaimed, UnknownToken)
@@ -37,7 +38,7 @@ class SeatGivenAway(UnknownToken):
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(16)  # 128 random bits, 22 characters: a small QR code
+    return new_seat_code()  # companion/codes.py: typed right from the kiosk, or not at all
 
 
 def _same(known: str, token) -> bool:

@@ -2,7 +2,9 @@
 companion/core/fairdeal.py): "start" and "play again" open the reveal, every seat that pledged
 reveals its bytes, and the game is dealt at the last reveal or `reveal_wait` seconds after the
 reveal opened, whichever comes first; a seat with no revealed bytes gets its filler. With no
-pledge at all there is nothing to wait for: the game is dealt at once.
+pledge at all there is nothing to wait for: the game is dealt at once. Before the deal its
+receipt (the pledges whose bytes it uses) is stored and shown to every phone, and the deal is
+made from exactly that receipt (the room's Dealer, companion/core/fairdeal.py).
 
 One of the room's parts (companion/core/room.py says what a part may use of the room): under
 its lock and with its save-then-change record. The open reveal is in the room's stored
@@ -16,8 +18,8 @@ import copy
 import logging
 from enum import StrEnum
 
-from .fairdeal import (all_revealed, any_pledged, dealt_fair, fresh_fair, hex32,
-                               record_of, revealed_value)
+from .fairdeal import (all_revealed, any_pledged, fresh_fair, hex32, record_of,
+                       revealed_value)
 from .refusals import BadRequest, GameInProgress, NotReady, StorageFailed
 from .store import GameTaken
 from .table import Table
@@ -165,8 +167,12 @@ class Dealing:
         # a seeded room (tests, a demo with --seed) deals another game each time
         seed = room.seed if room.seed is None or room.table is None else (
             room.seed * 1000 + room.table.game_id)
+        fair = room.lobby["fair"]
+        if fair.get("receipt") is None:  # fixed once: a deal retried keeps it
+            fair = {**fair, "receipt": room.dealer.receipt(fair)}
+            await room.save("room", lobby={**room.lobby, "fair": fair})
         table = await room.write(_dealt, room.store, room.lobby["setup"], seed,
-                                 dealt_fair(room.box, room.lobby["fair"]))
+                                 room.dealer.fair(room.box, fair))
         lobby = copy.deepcopy(room.lobby)
         lobby["game_id"] = table.game_id
         lobby["fair"], number = self.fresh_fair(len(lobby["seats"]))

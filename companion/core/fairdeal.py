@@ -6,9 +6,11 @@ Fair a game is dealt with; what everyone may see of it; and the records that may
 A lobby's "fair", in the room's stored record (secret, like the seat tokens):
 {"format": 2, "game": N, "secret": hex, "commitment": hex, "pledges": [hex|None per seat],
  "values": [hex|None per seat], "revealing": bool}, and once a seat's phone was replaced
-while revealing, "dropped": [seats] (their pledges stand, no reveal is awaited from them).
-Only the commitment and the pledges are ever shown before the deal: never the secret, nor a
-value.
+while revealing, "dropped": [seats] (their pledges stand, no reveal is awaited from them);
+at the deal, "receipt": [hex|None per seat], the pledges whose bytes the deal uses, stored
+and shown to every phone before the deal is made from exactly it (a phone whose bytes the Pi
+took and left out sees so at once). Only the commitment, the pledges and the receipt are ever
+shown before the deal: never the secret, nor a value.
 """
 from __future__ import annotations
 
@@ -87,6 +89,8 @@ def cleared(fair: dict, seat: int) -> dict:
     pledges: the pledge stays (the record shows it never revealed), the value goes, and the
     deal waits for no reveal from that seat ("dropped": no phone there knows its bytes)."""
     new = {**fair, "pledges": list(fair["pledges"]), "values": list(fair["values"])}
+    if fair.get("receipt") is not None:
+        return new  # every phone was shown what the deal uses: it is made from exactly that
     new["values"][seat] = None
     if not fair["revealing"]:
         new["pledges"][seat] = None
@@ -98,7 +102,8 @@ def cleared(fair: dict, seat: int) -> dict:
 def revealed_value(fair: dict, seat: int, commit: str, value: str) -> bool:
     """Whether the seat's value is new (True) or already revealed (False); refused (nothing
     changed) before the reveal, for a seat that pledged nothing, or a value its pledge is
-    not of."""
+    not of, and once the receipt is fixed: a phone told its bytes were taken would be left
+    out of a deal it believes it is in."""
     same_commitment(fair, commit)
     if not fair["revealing"]:
         raise NotReady("the reveal opens when the host starts the game")
@@ -107,11 +112,19 @@ def revealed_value(fair: dict, seat: int, commit: str, value: str) -> bool:
         raise BadRequest("this seat pledged nothing for this deal: it gets its filler")
     if pledge(commit, value) != promised:
         raise BadRequest("these bytes are not the ones this seat pledged")
-    return fair["values"][seat] is None
+    if fair["values"][seat] is not None:
+        return False
+    if fair.get("receipt") is not None:
+        raise NotReady("the deal is being made from the parts already shown: this seat gets "
+                       "its filler")
+    return True
 
 
 def all_revealed(fair: dict) -> bool:
-    """Every seat the deal waits for has revealed (not a seat whose phone was replaced)."""
+    """Every seat the deal waits for has revealed (not a seat whose phone was replaced), or
+    the receipt is fixed: the deal waits for nobody then."""
+    if fair.get("receipt") is not None:
+        return True
     dropped = fair.get("dropped", ())
     return all(v is not None for seat, (p, v) in enumerate(zip(fair["pledges"], fair["values"]))
                if p is not None and seat not in dropped)
@@ -121,14 +134,39 @@ def any_pledged(fair: dict) -> bool:
     return any(p is not None for p in fair["pledges"])
 
 
+def receipt_of(fair: dict) -> list:
+    """The pledges the deal will use, by seat: each seat's whose bytes were revealed (a
+    re-bound seat's are gone by then), None for a seat that gets its filler. Public, as the
+    pledges are; its length is the seats' and which seats revealed, both public already."""
+    return [promised if value is not None else None
+            for promised, value in zip(fair["pledges"], fair["values"])]
+
+
 def dealt_fair(box: str, fair: dict) -> Fair:
-    """What the lobby's game is dealt from: each seat's revealed value, else its filler (a
-    bot, a phone that never pledged or never revealed: its pledge stays in the record)."""
+    """What the lobby's game is dealt from, by its receipt: the revealed value of each seat
+    it names, the filler of every other seat (a bot, a phone that never pledged or never
+    revealed: its pledge stays in the record)."""
     values, sources = [], []
-    for seat, value in enumerate(fair["values"]):
-        values.append(value if value is not None else filler(fair["secret"], seat))
-        sources.append(PHONE if value is not None else FILLER)
-    return Fair(box, fair["game"], fair["secret"], values, sources, list(fair["pledges"]))
+    for seat, (named, value) in enumerate(zip(fair["receipt"], fair["values"])):
+        if named is not None and value is None:
+            raise ValueError(f"the receipt names seat {seat}, whose bytes are not here")
+        values.append(value if named is not None else filler(fair["secret"], seat))
+        sources.append(PHONE if named is not None else FILLER)
+    return Fair(box, fair["game"], fair["secret"], values, sources, list(fair["pledges"]),
+                list(fair["receipt"]))
+
+
+class Dealer:
+    """How the room turns a lobby's fair into its deal, in the two steps it takes in order:
+    the receipt (which pledges the deal uses), stored and shown to every phone; then the Fair
+    dealt from the lobby's fair with that receipt in it. The room is handed one (a test
+    hands it a modified box's)."""
+
+    def receipt(self, fair: dict) -> list:
+        return receipt_of(fair)
+
+    def fair(self, box: str, fair: dict) -> Fair:
+        return dealt_fair(box, fair)
 
 
 def fair_view(table, lobby: dict | None, games_dealt: int, revealed: list[int],
@@ -140,14 +178,17 @@ def fair_view(table, lobby: dict | None, games_dealt: int, revealed: list[int],
     pending = None
     if lobby is not None:
         fair = lobby["fair"]
+        receipt = fair.get("receipt")
         pending = {"game": fair["game"], "commitment": fair["commitment"],
                    "code": code(fair["commitment"]), "revealing": fair["revealing"],
                    "deal_in": deal_in if fair["revealing"] else None,
-                   "pledges": list(fair["pledges"])}
+                   "pledges": list(fair["pledges"]),
+                   "receipt": list(receipt) if receipt is not None else None}
     return {"game": table.game_id if table is not None else None, "games_dealt": games_dealt,
             "verifiable": dealt is not None, "commitment": dealt and dealt.commitment,
-            "code": dealt and code(dealt.commitment), "pending": pending,
-            "revealed_games": list(revealed)}
+            "code": dealt and code(dealt.commitment),
+            "receipt": dealt and list(dealt.receipt), "box_alone": dealt and dealt.box_alone,
+            "pending": pending, "revealed_games": list(revealed)}
 
 
 def record_of(store, game_id: int) -> dict:

@@ -12,19 +12,19 @@ seat is not free: no phone may take it unseen; the host hands it to a person.
 """
 from __future__ import annotations
 
-import base64
 import hashlib
 import secrets
 
+from ..codes import seat_code_of
 from .refusals import UnknownToken
 
 
 def table_token(seat_tokens: list[str]) -> str | None:
-    """128 bits that only someone who knows every seat's token could compute."""
+    """A seat-sized code that only someone who knows every seat's token could compute."""
     if not seat_tokens:
         return None
     digest = hashlib.sha256("\n".join(["dark moon table", *seat_tokens]).encode()).digest()
-    return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode()
+    return seat_code_of(digest[:16])
 
 
 def table_url(base_url: str, token: str) -> str:

@@ -37,7 +37,7 @@ from .commands import Commands
 from .dealing import Dealing, Phase
 from ..darkmoon import BadSetup, Setup
 from .joining import table_token
-from .fairdeal import fair_view, is_current
+from .fairdeal import Dealer, fair_view, is_current
 from .store import EventStore, StoreError
 from .refusals import (BadRequest, BotSeat, CommitmentChanged,  # noqa: F401
                        GameInProgress, NotReady, NotYourSeat, OneSeatPerPhone, RoomError,
@@ -73,11 +73,14 @@ class _Part:
 class Room:
     """One table's room. `audience` for listeners: PUBLIC, a seat number, or "room"
     (lobby changes: claims, notices, a new game set up). `reveal_wait`: seconds from the
-    opening of the reveal to the deal, for phones that never reveal (companion/core/dealing.py)."""
+    opening of the reveal to the deal, for phones that never reveal (companion/core/dealing.py).
+    `dealer`: how a lobby's fair becomes its receipt and then its deal (fairdeal.Dealer)."""
 
     def __init__(self, store: EventStore, *, seed: int | None = None,
-                 bot_delay: float = 1.0, demo: bool = False, reveal_wait: float = 10.0):
+                 bot_delay: float = 1.0, demo: bool = False, reveal_wait: float = 10.0,
+                 dealer: Dealer | None = None):
         self.store = store
+        self.dealer = dealer or Dealer()
         self.seed = seed
         self.demo = demo
         self.reveal_wait = reveal_wait

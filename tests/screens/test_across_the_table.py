@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from companion.codes import SEAT_SYMBOLS, typed
 from companion.core.room import Room
 from companion.core.store import EventStore
 from hardware.source import KeyboardSource
@@ -291,6 +292,18 @@ async def test_threat_cards_are_listed_under_their_own_heading_at_game_over(tmp_
         assert "threat card" not in " ".join(lines[:first])  # none among the discards
 
 
+def printed_address(url: str, shown: list[str]) -> str:
+    """The address the screen prints for a code that scans as `url`: its code in groups of
+    four joined by dashes, none of 0, O, 1, I or L in it, and typed back (in small letters,
+    as a phone's keyboard may give it) the very code the QR holds."""
+    page, token = url.split("#")
+    found = re.findall(re.escape(page) + r"#([A-Z2-9]{4}(?:-[A-Z2-9]{4})+)", "\n".join(shown))
+    printed = [code for code in found if typed(code.lower(), SEAT_SYMBOLS) == token]
+    assert len(printed) == 1, (url, found)
+    assert not set(printed[0]) & set("0O1IL")
+    return f"{page}#{printed[0]}"
+
+
 def drawn_codes(app) -> list[QrCode]:
     return sorted((qr for qr in app.query(QrCode) if qr.region.area),
                   key=lambda qr: (qr.region.y, qr.region.x))
@@ -309,8 +322,10 @@ async def test_each_seats_address_is_printed_with_its_code_and_scans_the_same(tm
         for seat, qr in enumerate(codes):
             url = scan(app, qr, tmp_path)
             assert url == qr.data and url.startswith(f"{BASE}/s#")
-            # on one line of the screen, whole, after the seat's name
-            line = next(line for line in shown if url in line)
+            # on one line of the screen, whole, after the seat's name, its code in groups
+            # a person types right: the same code, with no look-alikes in it
+            printed = printed_address(url, shown)
+            line = next(line for line in shown if printed in line)
             assert f"{seat + 1} {NAMES[seat]}" in line and len(line.rstrip()) <= size[0]
     await room.close()
 
@@ -325,7 +340,8 @@ async def test_the_table_codes_address_is_printed_beside_it_at_120x36(tmp_path):
         [qr] = drawn_codes(app)
         url = scan(app, qr, tmp_path)
         assert url == f"{BASE}/j#{room.kiosk_view()['table_token']}"
-        line = next(line for line in shown.splitlines() if url in line)
-        assert line.find(url) > qr.region.right  # beside the code, whole, on the screen
-        assert line.find(url) + len(url) <= SIZE[0]
+        printed = printed_address(url, shown.splitlines())
+        line = next(line for line in shown.splitlines() if printed in line)
+        assert line.find(printed) > qr.region.right  # beside the code, whole, on the screen
+        assert line.find(printed) + len(printed) <= SIZE[0]
     await room.close()

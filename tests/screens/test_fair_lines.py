@@ -5,6 +5,7 @@ game that code and the games this Pi has dealt; at game over where to check the 
 code of the next game's seal."""
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
@@ -32,16 +33,20 @@ def seat(i: int, *, bot=False, pledged=False, revealed=False) -> dict:
 
 
 def view(seats: list[dict], *, phase="join", game=None, dealt=0, verifiable=True,
-         revealing=False, deal_in=None) -> dict:
+         revealing=False, deal_in=None, box_alone=False) -> dict:
     """A kiosk view shaped as the room gives it: room_view()["fair"] as the protocol fixes it
     (the dealt game's commitment and code; the pending one, with every seat's pledge)."""
     return {"phase": phase, "seats": seats, "notices": [], "fair": {
         "game": game, "games_dealt": dealt, "verifiable": verifiable and game is not None,
         "commitment": DEALT if game and verifiable else None,
         "code": code(DEALT) if game and verifiable else None,
+        "receipt": ([None if box_alone or not s["pledged"] else PLEDGE for s in seats]
+                    if game and verifiable else None),
+        "box_alone": box_alone if game and verifiable else None,
         "pending": {"game": (game or dealt) + 1, "commitment": PENDING, "code": code(PENDING),
                     "revealing": revealing, "deal_in": deal_in,
-                    "pledges": [PLEDGE if s["pledged"] else None for s in seats]},
+                    "pledges": [PLEDGE if s["pledged"] else None for s in seats],
+                    "receipt": None},
         "revealed_games": []}}
 
 
@@ -53,7 +58,7 @@ def test_before_the_deal_the_whole_64_bit_code_and_the_phones_that_added_their_p
     seats = [seat(0, pledged=True), seat(1), seat(2, bot=True)]
     shown = plain(fair_join(view(seats), "en"))
     # the code a phone shows beside its own: four groups of four, not the 8 digits of before
-    assert "Fair deal sealed: 1593 598A D948 FA97" in shown
+    assert f"Fair deal sealed: {code(PENDING)}" in shown
     assert "1 of 2 phones added to the shuffle" in shown  # the bot is no phone
     assert "0 games dealt by this Pi" in shown
     assert "bots and silent phones get a part fixed by the seal" in shown
@@ -62,7 +67,7 @@ def test_before_the_deal_the_whole_64_bit_code_and_the_phones_that_added_their_p
     assert "2 of 2 phones added to the shuffle" in plain(fair_join(view(seats, dealt=1), "en"))
     assert "1 game dealt by this Pi" in plain(fair_join(view(seats, dealt=1), "en"))
     es = plain(fair_join(view(seats, dealt=3), "es"))
-    assert "Reparto justo sellado: 1593 598A D948 FA97" in es
+    assert f"Reparto justo sellado: {code(PENDING)}" in es
     assert "2 de 2 móviles pusieron su parte" in es and "3 partidas repartidas" in es
     assert not jargon_in(es)
 
@@ -81,10 +86,10 @@ def test_once_start_is_pressed_the_reveals_and_how_soon_the_deal_comes(lang, sai
 def test_during_play_the_games_code_and_the_games_dealt_here():
     seats = [seat(i) for i in range(3)]
     shown = plain(fair_play(view(seats, phase="play", game=14, dealt=12), "en"))
-    assert "Deal sealed: 630D CD29 66C4 3366" in shown
+    assert f"Deal sealed: {code(DEALT)}" in shown
     # a number spent on a seal thrown away leaves a gap the count shows
     assert "Game 14 · 12 games dealt by this Pi" in shown
-    assert PENDING[:8].upper() not in shown.replace(" ", "")  # the next seal is not this one
+    assert code(PENDING) not in shown  # the next seal is not this one
     practice = plain(fair_play(view(seats, phase="play", game=3, dealt=3, verifiable=False),
                                "es"))
     assert "Partida de práctica" in practice and "Partida 3 · 3 partidas" in practice
@@ -93,8 +98,8 @@ def test_during_play_the_games_code_and_the_games_dealt_here():
 def test_at_game_over_where_to_check_and_the_next_games_code():
     seats = [seat(0, pledged=True), seat(1), seat(2, bot=True)]
     shown = plain(fair_over(view(seats, phase="over", game=5, dealt=5), "en", BASE + "/"))
-    assert "Deal sealed" not in shown and "Fair deal sealed: 630D CD29 66C4 3366" in shown
-    assert f"Check this game: {BASE}/fair · Next game sealed: 1593 598A D948 FA97" in shown
+    assert "Deal sealed" not in shown and f"Fair deal sealed: {code(DEALT)}" in shown
+    assert f"Check this game: {BASE}/fair · Next game sealed: {code(PENDING)}" in shown
     assert not jargon_in(shown)
     # the over screen's pane holds the result and two lines, whatever the language
     for lang in ("en", "es"):
@@ -103,8 +108,43 @@ def test_at_game_over_where_to_check_and_the_next_games_code():
     # "play again" pressed: the next deal's reveals take the place of where to check
     again = fair_over(view(seats, phase="over", game=5, dealt=5, revealing=True, deal_in=9.5),
                       "en", BASE).plain
-    assert "Next game sealed: 1593 598A D948 FA97   0 of 1 phones showed their part · " \
+    assert f"Next game sealed: {code(PENDING)}   0 of 1 phones showed their part · " \
         "dealing within 10 seconds" in again and again.strip("\n").count("\n") == 1
+
+
+def test_at_game_over_a_game_no_phone_added_to_is_dealt_by_this_pi_alone_never_fair():
+    # docs/fair.md, "At the table", 5, "Dealt by the box alone": the Pi chose its seal
+    # knowing the seats, so with no phone's part in it nothing shows the deal was fair.
+    seats = [seat(0, bot=True), seat(1), seat(2, bot=True)]
+    shown = plain(fair_over(view(seats, phase="over", game=5, dealt=5, box_alone=True), "en",
+                            BASE))
+    assert "Dealt by this Pi alone: no phone added to the shuffle, so not shown fair" in shown
+    assert "Fair deal" not in shown and "fair deal" not in shown
+    assert "Game 5 · 5 games dealt by this Pi" in shown and f"{BASE}/fair" in shown
+    es = plain(fair_over(view(seats, phase="over", game=5, dealt=5, box_alone=True), "es",
+                         BASE))
+    assert "Solo la Pi repartió, sin ningún móvil" in es and "justo" not in es
+    for lang in ("en", "es"):  # still the result and two lines, as the pane holds
+        lines = fair_over(view(seats, phase="over", game=5, dealt=5, box_alone=True), lang,
+                          BASE).plain
+        assert lines.strip("\n").count("\n") == 1 and max(map(len, lines.split("\n"))) < 118
+        assert not jargon_in(lines)
+
+
+async def test_the_kiosk_says_a_bots_only_game_was_dealt_by_this_pi_alone(tmp_path):
+    room = Room(EventStore(str(tmp_path / "games.db")), bot_delay=0)
+    await room.new_game({"names": NAMES[:3]}, bots=[0, 1, 2])
+    await room.start()  # no phone: dealt at once, by the Pi alone
+    app = kiosk(room)
+    async with app.run_test(size=SIZE) as pilot:
+        async with asyncio.timeout(60):
+            while not room.table.over:  # the bots play it to its end
+                await asyncio.sleep(0.05)
+        text = " ".join((await settle(app, pilot)).split())
+        assert "Dealt by this Pi alone: no phone added to the shuffle, so not shown fair" in text
+        assert "Fair deal sealed" not in text
+        assert f"Check this game: {BASE}/fair" in text
+    await room.close()
 
 
 def test_a_replaced_game_is_announced_in_both_languages():
@@ -123,7 +163,8 @@ async def test_the_kiosk_follows_a_real_room_from_the_seal_to_the_next_games(tmp
     async with app.run_test(size=SIZE) as pilot:
         text = " ".join((await settle(app, pilot)).split())
         assert f"Fair deal sealed: {pending['code']}" in text
-        assert re.fullmatch(r"[0-9A-F]{4}( [0-9A-F]{4}){3}", pending["code"])
+        # 16 symbols without look-alikes (no 0, O, 1, I or L), in four groups of four
+        assert re.fullmatch(r"[A-HJKMNP-Z2-9]{4}( [A-HJKMNP-Z2-9]{4}){3}", pending["code"])
         assert "0 of 3 phones added to the shuffle" in text and "0 games dealt by this Pi" in text
         for i, value in enumerate(values):
             await room.claim_seat(tokens[i], f"phone-{i}", pending["commitment"],

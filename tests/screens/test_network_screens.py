@@ -18,7 +18,7 @@ from companion.core.store import EventStore
 from nmcli_fake import install
 from screens.app import KioskApp
 from screens.capture import screen_text
-from screens.join import TableCode, WifiCode
+from screens.join import TableCode, WifiCode, typed_form
 from screens.qr import QrCode
 
 from .conftest import SIZE, settle, table_host
@@ -85,11 +85,11 @@ async def test_a_new_address_redraws_the_hosts_code_and_link(room, tmp_path):
     token = room.host_token
     async with app.run_test(size=SIZE) as pilot:
         text = await settle(app, pilot)
-        assert f"http://{HOME}:8080/h#{token}" in text
+        assert typed_form(f"http://{HOME}:8080/h#{token}") in text
         assert scanned(app, tmp_path) == [f"http://{HOME}:8080/h#{token}"]
         address.now = HOTSPOT
         text = await until(app, pilot, lambda t: HOTSPOT in t)
-        assert f"http://{HOTSPOT}:8080/h#{token}" in text and HOME not in text
+        assert typed_form(f"http://{HOTSPOT}:8080/h#{token}") in text and HOME not in text
         assert scanned(app, tmp_path) == [f"http://{HOTSPOT}:8080/h#{token}"]
 
 

@@ -38,15 +38,18 @@ def genuine_game(tmp: Path, seed: int) -> dict:
     raise AssertionError("50 games without a vote, an action, a strong die and a 1")
 
 
-def one_game(path: Path, seed: int) -> dict:
+def one_game(path: Path, seed: int, phones: bool = True) -> dict:
+    """`phones`: seats 0 and 1 revealed, seat 2 pledged and never did; else every seat a bot
+    (dealt by the box alone)."""
     store = EventStore(path)
     try:
         box, game, secret = store.box(), (store.latest_game() or 0) + 1, draw_secret()
         shown = commitment(box, game, secret)
         values = [draw_value() for _ in range(3)]
-        fair = Fair(box, game, secret, [values[0], values[1], None, None, None],
-                    [PHONE, PHONE, FILLER, FILLER, FILLER],
-                    [pledge(shown, v) for v in values] + [None, None])
+        fair = (Fair(box, game, secret, [values[0], values[1], None, None, None],
+                     [PHONE, PHONE, FILLER, FILLER, FILLER],
+                     [pledge(shown, v) for v in values] + [None, None]) if phones
+                else Fair(box, game, secret, [None] * 5, [FILLER] * 5))
         table = Table.new(store, {"names": NAMES}, fair=fair)
         rng = random.Random(seed)
         while not table.over:
@@ -206,6 +209,21 @@ def corpus(tmp: Path) -> dict[str, tuple[str, str]]:
         c = bad["contributions"][4]
         c.update({"from": PHONE, "pledge": pledge(bad["commitment"], c["value"])})
     tampered("seat relabelled phone, pledged", relabelled_pledged)
+
+    # The receipt every phone was shown before the deal, against the deal's contributions.
+    def receipt_names_a_filler(bad):  # seat 2 pledged, never revealed, yet named on it
+        bad["receipt"][2] = bad["contributions"][2]["pledge"]
+    tampered("receipt names a pledge the deal left out", receipt_names_a_filler)
+    tampered("receipt leaves out a phone the deal used",
+             lambda bad: bad["receipt"].__setitem__(0, None))
+    tampered("receipt names another pledge",
+             lambda bad: bad["receipt"].__setitem__(1, draw_value()))
+    tampered("receipt one seat short", lambda bad: bad["receipt"].pop())
+    tampered("phones' deal marked box alone", lambda bad: bad.update(box_alone=True))
+    tampered("record without receipt", lambda bad: bad.pop("receipt"))
+    cases["box alone, genuine"] = (one_game(tmp / "box-alone.db", 5, phones=False), "")
+    cases["box alone, marked as the phones'"] = (
+        {**cases["box alone, genuine"][0], "box_alone": False}, "")
 
     tampered("draw with a field of its own", lambda bad: bad["draws"][0][0].update(note=1))
     tampered("record without game", lambda bad: bad.pop("game"))

@@ -14,14 +14,15 @@ import re
 
 from playwright.async_api import Page
 
-from companion.core import dealing
 from companion.darkmoon.data import FACES
 from companion.darkmoon.errors import RulesError
-from companion.chance.fair import code, draw_value, pledge
+from companion.chance.fair import code, pledge
 from companion.lang import catalogue
 from companion.web.sessions import SESSIONS_KEY
 from companion.tools.simulate import choice_for
 
+from dealers import SwapsAPhonesBytes
+from served_by import served_by
 from test_browser_kit import (NAMES, PHONE, WAIT, Phones, browser, dealt,  # noqa: F401
                               seat_path, served, showing)
 
@@ -127,7 +128,8 @@ async def test_every_phone_checks_the_whole_game_by_itself_and_finds_it_fair(ser
         await sealed(page)
         fair = await page.inner_text(".lobby .fair")  # the seal it saw, and its own bytes' code
         assert f"Seal of game {pending['game']}: {code(commit)}" in fair
-        assert re.search(r"Your phone's own part: [0-9A-F]{4}( [0-9A-F]{4}){3}", fair)
+        assert re.search(r"Your phone's own part: [A-HJKMNP-Z2-9]{4}( [A-HJKMNP-Z2-9]{4}){3}",
+                         fair)
 
     # A reload while joining sends the same pledge again: the bytes it kept, not new ones.
     pledged = room.lobby["fair"]["pledges"][2]
@@ -197,47 +199,33 @@ async def test_every_phone_checks_the_whole_game_by_itself_and_finds_it_fair(ser
     assert not phones.errors
 
 
-def swapping_pi(seat: int):
-    """A modified Pi: it deals `seat` from bytes of its own, marked as that phone's, with a
-    pledge to them, after every phone has opened its bytes. Its record holds together (the
-    page's own checks pass it): only the phones that kept what they gave can tell. Before,
-    a phone forgot its bytes once sent, and such a swap verified everywhere."""
-    honest = dealing.dealt_fair
+async def test_a_phone_whose_bytes_the_pi_swapped_says_the_deal_failed(tmp_path, browser):
+    """A modified Pi deals seat 1 from bytes of its own (tests/dealers.py). Before, a phone
+    forgot its bytes once sent, and such a swap verified everywhere."""
+    async with served_by(tmp_path, SwapsAPhonesBytes(1)) as served:
+        room, phones, pages = await sealed_table(served, browser)
+        kept = list(room.lobby["fair"]["pledges"])
+        await room.start()
+        await dealt(room)
+        assert room.table.fair.pledges[1] != kept[1]  # the swap happened
+        await play_to_the_end(room, [0, 1, 2], pages)
 
-    def deal(box, fair):
-        fair = copy.deepcopy(fair)
-        fair["values"][seat] = draw_value()
-        fair["pledges"][seat] = pledge(fair["commitment"], fair["values"][seat])
-        return honest(box, fair)
-    return deal
-
-
-async def test_a_phone_whose_bytes_the_pi_swapped_says_the_deal_failed(served, browser,
-                                                                        monkeypatch):
-    monkeypatch.setattr(dealing, "dealt_fair", swapping_pi(1))
-    room, phones, pages = await sealed_table(served, browser)
-    kept = list(room.lobby["fair"]["pledges"])
-    await room.start()
-    await dealt(room)
-    assert room.table.fair.pledges[1] != kept[1]  # the swap happened
-    await play_to_the_end(room, [0, 1, 2], pages)
-
-    verdicts = [await checked(page) for page in pages]
-    assert verdicts[1][0] == "failed" and EN["phone.fair.result.failed"] in verdicts[1][1]
-    assert await pages[1].locator("#fair-result [data-problem=mine]").count() == 1
-    said = EN["phone.fair.problem.mine"].replace("{seat}", "2")
-    assert said in verdicts[1][1]
-    for seat in (0, 2):  # every phone kept the pledges it saw: seat 1's is not the record's
-        assert verdicts[seat][0] == "failed", verdicts[seat]
-        assert await pages[seat].locator("#fair-result [data-problem=pledges]").count() == 1
-    # The verify page's checks alone pass this record: the Pi's own bytes, its own pledge.
-    game = room.table.game_id
-    problems = await pages[0].evaluate(
-        """async (game) => {
-             const rec = await (await fetch(`/api/fair/record?game=${game}`)).json();
-             return DarkMoonFair.checkRecord(rec).problems; }""", game)
-    assert problems == []
-    assert not phones.errors
+        verdicts = [await checked(page) for page in pages]
+        assert verdicts[1][0] == "failed" and EN["phone.fair.result.failed"] in verdicts[1][1]
+        assert await pages[1].locator("#fair-result [data-problem=mine]").count() == 1
+        said = EN["phone.fair.problem.mine"].replace("{seat}", "2")
+        assert said in verdicts[1][1]
+        for seat in (0, 2):  # every phone kept the pledges it saw: seat 1's isn't the record's
+            assert verdicts[seat][0] == "failed", verdicts[seat]
+            assert await pages[seat].locator("#fair-result [data-problem=pledges]").count() == 1
+        # The verify page's checks alone pass this record: the Pi's own bytes, its own pledge.
+        game = room.table.game_id
+        problems = await pages[0].evaluate(
+            """async (game) => {
+                 const rec = await (await fetch(`/api/fair/record?game=${game}`)).json();
+                 return DarkMoonFair.checkRecord(rec).problems; }""", game)
+        assert problems == []
+        assert not phones.errors
 
 
 async def test_the_phone_says_its_check_in_spanish(served, browser):

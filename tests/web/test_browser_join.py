@@ -6,6 +6,7 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
+from companion.codes import readable
 from companion.web.client import Refused, SealedPhone
 from test_browser_kit import Phones, browser, served  # noqa: F401
 
@@ -78,4 +79,24 @@ async def test_once_every_seat_has_a_phone_the_table_code_says_so(served, browse
     await page.wait_for_selector("#message.message")
     assert "Every seat has a phone already" in await page.inner_text("#message")
     assert await page.locator("#seats a").count() == 0
+    assert phones.errors == []
+
+
+async def test_an_address_typed_from_the_kiosk_in_small_letters_opens_the_same_code(
+        served, browser):
+    # A phone that cannot scan types the address the kiosk prints beside the code: its code
+    # in groups of four joined by dashes (companion/codes.py), which a phone's keyboard may
+    # give in small letters. It is the same code: the seat is claimed, the table listed.
+    room = served.room
+    await room.new_game({"names": NAMES[:3]})
+    token = room.lobby["seats"][1]["token"]
+    table = room.kiosk_view()["table_token"]
+    phones = Phones(browser, served.base)
+    ben = await phones.open("/s#" + readable(token).lower())
+    await ben.wait_for_selector(".lobby")
+    assert room.room_view()["seats"][1]["claimed"]
+    ana = await phones.open("/j#" + readable(table).lower())
+    await ana.get_by_role("link", name="Seat 1 Ana").wait_for()
+    assert " ".join((await ana.locator("#seats li").nth(1).inner_text()).split()) == \
+        "Seat 2 Ben joined"
     assert phones.errors == []

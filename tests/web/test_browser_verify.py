@@ -5,8 +5,9 @@ and revealed, one that pledged and never revealed, two fillers) and played to th
 tampered ones are what a modified Pi or a host with the data file could hand out. Each record
 goes through the real command (its own process) and the page as a player saves it (one file,
 opened from file:// with no network). Exit 0 is the page's "checked", exit 3 its "unfinished",
-anything else its "failed", except the records only a rules replay can catch (RULES_ONLY): the
-page checks the chance, not the rules, and says so in as many words.
+exit 4 (dealt by the box alone) its "alone", anything else its "failed", except the records
+only a rules replay can catch (RULES_ONLY): the page checks the chance, not the rules, and
+says so in as many words.
 
 Before darkmoon-fair/2 the page said "Verified: game N was dealt fairly" for a swapped die, a
 changed command or a game cut short: it checked the stream against the record's own lists and
@@ -71,7 +72,7 @@ CHECK_ALONE = """([text, given]) => {
   let rec;
   try { rec = F.parse(text); } catch (error) { return {result: "failed", verdict: null}; }
   const verdict = F.checkRecord(rec, {commitment: given});
-  return {verdict, result: verdict.problems.length ? "failed"
+  return {verdict, result: verdict.problems.length ? "failed" : verdict.box_alone ? "alone"
                            : verdict.over ? "checked" : "unfinished"};
 }"""
 
@@ -104,12 +105,13 @@ async def test_the_page_and_the_command_agree_on_every_record(served, browser, t
         # fair-check.js alone (the seat page has no SubtleCrypto to ask) judges it alike
         alone = await page.evaluate(CHECK_ALONE, [text, given])
         assert alone["result"] == judged, (name, alone, judged)
-        if status in (0, 3):  # and counts what the command counts
+        if status in (0, 3, 4):  # and counts what the command counts
             verdict = check(json.loads(text), given or None)
             assert alone["verdict"] == {
                 "problems": [], "over": verdict.over, "events": verdict.events,
                 "outcomes": verdict.outcomes, "phones": verdict.phones,
-                "fillers": verdict.fillers, "unrevealed": verdict.unrevealed}, name
+                "fillers": verdict.fillers, "unrevealed": verdict.unrevealed,
+                "box_alone": verdict.box_alone}, name
         assert "Verified" not in shown and "VERIFIED" not in shown, (name, shown)
         if name in RULES_ONLY:  # the command catches it; the page says it did not look
             assert status == 1 and "NOT verified" in said, (name, status, said)
@@ -119,6 +121,8 @@ async def test_the_page_and_the_command_agree_on_every_record(served, browser, t
             assert judged == "checked", (name, said, shown)
         elif status == 3:
             assert judged == "unfinished", (name, said, shown)
+        elif status == 4:
+            assert judged == "alone", (name, said, shown)
         else:
             assert status in (1, 2) and judged == "failed", (name, status, said, judged, shown)
     assert not errors
@@ -150,11 +154,31 @@ async def test_the_page_and_the_command_agree_on_every_record(served, browser, t
     assert await page.inner_text("#problem") == words(  # the code entered was another game's
         "en", "problem.not_entered", code=code(rec["commitment"]),
         entered=texts["wrong --commitment"][1])
+    # docs/fair.md, "Checking a record", 3: the deal used exactly the receipt's pledges; a
+    # game with no phone's bytes is dealt by the box alone, never "fair", on both.
+    assert exits["receipt names a pledge the deal left out"] == (
+        1, "NOT verified: the deal left out seat 2's bytes: the receipt shown before the deal "
+           "says it uses that seat's pledge, but the seat got its filler\n")
+    await judge(page, *texts["receipt names a pledge the deal left out"])
+    assert await page.inner_text("#problem") == words("en", "problem.left_out", seat=3)
+    await judge(page, *texts["receipt leaves out a phone the deal used"])
+    assert await page.inner_text("#problem") == words("en", "problem.extra", seat=1)
+    status, said = exits["box alone, genuine"]
+    assert status == 4 and said.startswith("Dealt by the box alone, so NOT shown fair")
+    judged, shown = await judge(page, *texts["box alone, genuine"])
+    alone_rec = json.loads(texts["box alone, genuine"][0])
+    assert judged == "alone" and await page.inner_text("#headline") == words(
+        "en", "alone", game=alone_rec["game"])
+    assert words("en", "over", game=alone_rec["game"]) in shown
     for name, key in [("record without game", "problem.field"),
                       ("v1 record", "problem.old_format"),
                       ("nested deep", "problem.too_deep"),
                       ("phone value swapped", "problem.pledge"),
                       ("filler value swapped", "problem.filler"),
+                      ("receipt names another pledge", "problem.receipt_pledge"),
+                      ("receipt one seat short", "problem.receipt_seats"),
+                      ("phones' deal marked box alone", "problem.box_alone_mark"),
+                      ("record without receipt", "problem.field"),
                       ("not JSON", "not_json")]:
         await judge(page, *texts[name])  # one clear line, naming what is wrong
         problem = await page.inner_text("#problem")
@@ -259,8 +283,10 @@ async def test_the_page_served_by_the_pi_checks_the_game_it_is_linked_to(served,
     page.on("pageerror", lambda error: errors.append(str(error)))
     await page.goto(f"{served.base}/fair?game={game}")
     await page.wait_for_selector("#result[data-result]")
-    assert await page.get_attribute("#result", "data-result") == "checked"
-    assert await page.inner_text("#headline") == words("en", "over", game=game)
+    # bots only: no phone's bytes went in, so the page never calls it fair
+    assert await page.get_attribute("#result", "data-result") == "alone"
+    assert await page.inner_text("#headline") == words("en", "alone", game=game)
+    assert await page.inner_text("#ended") == words("en", "over", game=game)
     assert await page.inner_text("#no-replay") == words("en", "no_replay")
     assert not errors
     await context.close()

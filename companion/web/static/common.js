@@ -88,13 +88,21 @@ export function withLang(url) {
   return url + (url.includes("?") ? "&" : "?") + "lang=" + lang;
 }
 
-// The code in this page's address, after "#": a browser never sends it (seal.js).
+// The code in this page's address, after "#": a browser never sends it (seal.js). A code
+// typed from the kiosk comes in groups with dashes, maybe in small letters: it is the same
+// code (companion/codes.py), so it is taken back to the form the Pi gave.
+const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const SEAT_SYMBOLS = 20;
 export function tokenFromHash() {
+  let text;
   try {
-    return decodeURIComponent(location.hash.replace(/^#/, ""));
+    text = decodeURIComponent(location.hash.replace(/^#/, ""));
   } catch (error) {
-    return location.hash.replace(/^#/, "");
+    text = location.hash.replace(/^#/, "");
   }
+  const symbols = text.replace(/[\s-]+/g, "").toUpperCase();
+  const typed = symbols.length === SEAT_SYMBOLS && [...symbols].every((c) => CODE_ALPHABET.includes(c));
+  return typed ? symbols : text;
 }
 
 // This page's code, opened for sealed calls: `code.call(op, body)` gives what the op answers

@@ -108,9 +108,23 @@
   const whole = (value) => Number.isSafeInteger(value) && value >= 0;
   const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
-  // What people read of 32 bytes: the first 16 hex digits, in capitals, in groups of four.
+  // What people read of 32 bytes and type back: the first 10 bytes as a number, modulo
+  // 31^16, written as 16 symbols with no look-alikes (no 0/O, no 1/I/L), most significant
+  // first, in groups of four (companion/chance/fair.py's code). 79 bits.
+  const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+  const SYMBOLS = 16;
+  const grouped = (symbols) => symbols.replace(/(.{4})(?=.)/g, "$1 ");
   function code(hex) {
-    return String(hex).slice(0, 16).toUpperCase().replace(/(.{4})(?=.)/g, "$1 ");
+    const head = String(hex).slice(0, 20);
+    if (!/^[0-9a-fA-F]{20}$/.test(head)) return head;  // no hash: shown as it is
+    const base = BigInt(ALPHABET.length);
+    let n = BigInt(`0x${head}`) % base ** BigInt(SYMBOLS);
+    let symbols = "";
+    for (let i = 0; i < SYMBOLS; i++) {
+      symbols = ALPHABET[Number(n % base)] + symbols;
+      n /= base;
+    }
+    return grouped(symbols);
   }
 
   const commitmentOf = (box, game, secret) =>
@@ -162,12 +176,18 @@
     return Array.from({ length: count }, () => s.word());
   }
 
-  // A commitment as someone typed it: the whole 64 digits or a code of at least 16, spaces
-  // and case ignored (as `verify --commitment`). null: not such a code.
+  // A commitment as someone typed it, spaces and case ignored (as `verify --commitment`):
+  // its code as the kiosk shows it, in code()'s form, or the whole 64 hex digits in lower
+  // case. null: neither.
   function enteredCode(text) {
-    const digits = String(text).replace(/\s+/g, "").toLowerCase();
-    return /^[0-9a-f]{16,64}$/.test(digits) ? digits : null;
+    const whole = String(text).replace(/\s+/g, "").toLowerCase();
+    if (hex32(whole)) return whole;
+    const symbols = whole.toUpperCase();
+    const isCode = symbols.length === SYMBOLS && [...symbols].every((c) => ALPHABET.includes(c));
+    return isCode ? grouped(symbols) : null;
   }
+  // What an entered commitment reads as, for people: its code.
+  const enteredAsCode = (entered) => (hex32(entered) ? code(entered) : entered);
 
   // A problem is {key, ...values}: its sentence is phone.verify.problem.<key> (say() below).
   class Problem extends Error {
@@ -224,6 +244,10 @@
       want(c.pledge === null || hex32(c.pledge), `${at}.pledge`, "hex_or_null");
       want(hex32(c.value), `${at}.value`, "hex");
     });
+    want(Array.isArray(rec.receipt), "receipt", "list");
+    rec.receipt.forEach((named, i) => want(named === null || hex32(named), `receipt[${i}]`,
+                                           "hex_or_null"));
+    want(typeof rec.box_alone === "boolean", "box_alone", "boolean");
     want(Array.isArray(rec.events), "events", "list");
     want(Array.isArray(rec.draws), "draws", "list");
     rec.events.forEach((event, e) => {
@@ -256,8 +280,8 @@
     }
     schema(rec);
     if (commitmentOf(rec.box, rec.game, rec.secret) !== rec.commitment) fail("commitment");
-    if (entered !== null && !rec.commitment.startsWith(entered)) {
-      fail("not_entered", { entered: code(entered), code: code(rec.commitment) });
+    if (entered !== null && entered !== rec.commitment && entered !== code(rec.commitment)) {
+      fail("not_entered", { entered: enteredAsCode(entered), code: code(rec.commitment) });
     }
     const events = rec.events;
     if (!events.length) fail("no_events");
@@ -278,6 +302,10 @@
         verdict.fillers += 1;
       }
     }
+    const unlike = receiptUnlike(rec.receipt, rec.contributions);
+    if (unlike) fail(unlike.key, unlike);
+    verdict.box_alone = rec.receipt.every((named) => named === null);
+    if (rec.box_alone !== verdict.box_alone) fail("box_alone_mark");
     events.forEach((event, e) => {
       if (event.state_id !== e) fail("state_id", { event: e, said: JSON.stringify(event.state_id) });
     });
@@ -306,13 +334,30 @@
     verdict.over = last.facts.some((fact) => isObject(fact) && fact.k === "game_over");
   }
 
-  // {problems, over, events, outcomes, phones, fillers, unrevealed}: as the command's
+  // Where the contributions a deal used are not exactly the receipt's pledges (the one every
+  // phone was shown before the deal): {key, ...values} of the first seat that differs, or
+  // null. Fewer: a phone's bytes taken and then left out, to pick among other deals.
+  function receiptUnlike(receipt, contributions) {
+    if (receipt.length !== contributions.length) {
+      return { key: "receipt_seats", named: receipt.length, seats: contributions.length };
+    }
+    for (let seat = 0; seat < receipt.length; seat++) {
+      const c = contributions[seat];
+      const used = c.from === PHONE ? c.pledge : null;
+      if (receipt[seat] === used) continue;
+      const key = used === null ? "left_out" : receipt[seat] === null ? "extra" : "receipt_pledge";
+      return { key, seat: seat + 1 };
+    }
+    return null;
+  }
+
+  // {problems, over, events, outcomes, phones, fillers, unrevealed, box_alone}: as the command's
   // Verdict, from the chance checks alone. options.commitment: the commitment someone saw
   // before the deal (a code of 16+ hex digits, or the whole), which the record's must begin
   // with.
   function checkRecord(rec, options = {}) {
     const verdict = { problems: [], over: false, events: 0, outcomes: 0, phones: 0,
-                      fillers: 0, unrevealed: [] };
+                      fillers: 0, unrevealed: [], box_alone: false };
     try {
       check(rec, options || {}, verdict);
     } catch (error) {
@@ -320,7 +365,7 @@
       if (error instanceof Problem) problem = error.problem;
       else if (error instanceof RangeError) problem = { key: "too_deep" };
       return { problems: [problem], over: false, events: 0, outcomes: 0, phones: 0,
-               fillers: 0, unrevealed: [] };
+               fillers: 0, unrevealed: [], box_alone: false };
     }
     return verdict;
   }
@@ -333,7 +378,7 @@
   }
 
   globalThis.DarkMoonFair = Object.freeze({
-    FORMAT, parse, checkRecord, say, pledgeOf, commitmentOf, fillerOf, code, enteredCode, words,
-    sha256, sha256Hex, fromHex, toHex, hex32,
+    FORMAT, parse, checkRecord, say, pledgeOf, commitmentOf, fillerOf, code, enteredCode,
+    enteredAsCode, words, sha256, sha256Hex, fromHex, toHex, hex32,
   });
 })();

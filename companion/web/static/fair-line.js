@@ -1,7 +1,8 @@
 // Fair dealing on the phones and the board page (darkmoon-fair/2, docs/fair.md): the seal
 // (the commitment's code, the whole hash on a tap) and the games dealt on this Pi on every
 // page; on a seat's page also its own part (fair-phone.js): the code of its bytes, where they
-// are, and at game over what its own check found.
+// are, whether the deal left them out, and at game over what its own check found. A game
+// no phone's bytes went into says so on every page: dealt by the Pi alone, never "fair".
 //
 // Nothing here depends on the seat's status: every phone's fair section is the same but for
 // its own random codes, so a glance at it tells nothing.
@@ -10,9 +11,9 @@ import { codeOf, hex32, keptFor, keptForGame } from "./fair-phone.js";
 
 // --- what the fair section shows ---
 
-function seal(commitment, key, values) {
+function seal(commitment, code, key, values) {
   return el("details", { class: "fair-commitment" },
-    el("summary", {}, t(key, { ...values, code: codeOf(commitment) })),
+    el("summary", {}, t(key, { ...values, code })),
     el("code", {}, t("phone.fair.whole", { commitment })));
 }
 
@@ -49,6 +50,10 @@ function pendingState(room, pending, seat, entry) {
     : pledged ? "phone.fair.sealed" : "phone.fair.sealing"));
 }
 
+// The Pi took this phone's bytes and the receipt it showed leaves them out (fair-phone.js).
+const leftOutLines = (entry) => (entry && entry.leftOut
+  ? [el("p", { class: "fair-left-out", role: "alert" }, t("phone.fair.left_out"))] : []);
+
 // The phone's own lines: its bytes' code and where they are, and at game over its check.
 function phoneLines(room, phone) {
   const parts = [];
@@ -61,13 +66,14 @@ function phoneLines(room, phone) {
       parts.push(el("p", { class: "fair-mine" },
                     said("phone.fair.mine", { code: own(waiting.value) })));
     }
-    if (pending) parts.push(pendingState(room, pending, seat, waiting));
+    if (pending) parts.push(pendingState(room, pending, seat, waiting), ...leftOutLines(waiting));
     return parts;
   }
   if (f.game !== null && f.verifiable) {
     const entry = keptForGame(f.game);
     parts.push(el("p", { class: "fair-mine" }, entry && Array.isArray(entry.pledges)
-      ? said("phone.fair.mine_in", { code: own(entry.value) }) : t("phone.fair.none")));
+      ? said("phone.fair.mine_in", { code: own(entry.value) }) : t("phone.fair.none")),
+      ...leftOutLines(entry));
     if (room.phase === "over") {
       const result = phone.checks.get(f.game) || { state: "checking", problems: [] };
       parts.push(el("div", { class: `fair-result ${result.state}`, id: "fair-result",
@@ -78,7 +84,7 @@ function phoneLines(room, phone) {
   }
   if (pending && waiting) {  // the next game's seal, published at this one's deal
     parts.push(el("p", { class: "fair-next" }, said("phone.fair.next", {
-      code: codeOf(pending.commitment), mine: own(waiting.value) })),
+      code: pending.code, mine: own(waiting.value) })),
       pendingState(room, pending, seat, waiting));
   }
   return parts;
@@ -93,9 +99,13 @@ export function fairLine(room, phone = null) {
   // A seat's phone shows the seal it kept for the game (the one it saw before it gave).
   const kept = phone && f.game !== null ? keptForGame(f.game) : null;
   if (joining && f.pending) {
-    parts.push(seal(f.pending.commitment, "phone.fair.seal", { game: f.pending.game }));
+    parts.push(seal(f.pending.commitment, f.pending.code, "phone.fair.seal",
+                    { game: f.pending.game }));
   } else if (f.commitment) {
-    parts.push(seal(kept ? kept.commitment : f.commitment, "phone.fair.seal", { game: f.game }));
+    parts.push(kept ? seal(kept.commitment, codeOf(kept.commitment), "phone.fair.seal",
+                           { game: f.game })
+      : seal(f.commitment, f.code, "phone.fair.seal", { game: f.game }));
+    if (f.box_alone) parts.push(el("p", { class: "fair-alone" }, t("phone.fair.box_alone")));
   } else if (!joining) {
     parts.push(el("p", {}, t("phone.fair.seeded")));
   }

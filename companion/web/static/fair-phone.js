@@ -4,20 +4,24 @@
 // the same ones again), pledges their hash, and opens them only once every seat's pledge is
 // public and its own is among them. At game over it fetches the record and checks it by
 // itself (checkDeal), with the verify page's own code (fair-check.js, globalThis.DarkMoonFair,
-// which the seat page loads first). What it shows is fair-line.js's.
+// which the seat page loads first). It keeps the receipt it is shown before the deal (every
+// pledge the deal will use, by seat): if the Pi took its bytes and the receipt leaves them
+// out, it says so at once, and at game over the record's deal must be exactly that receipt.
+// What it shows is fair-line.js's.
 import { call, t } from "./common.js";
 
 const PREFIX = "darkmoon-fair:";
 const KEPT_MOST = 16;  // the seals a phone remembers: a few evenings of games
 export const hex32 = (value) => typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
 const fair = () => globalThis.DarkMoonFair;  // the seat page loads it (fair-check.js)
-// What people read of 32 bytes (fair-check.js's code, here too for the pages without it,
-// the board and the host's): the first 16 hex digits in capitals, in groups of four.
-export const codeOf = (hex) =>
-  String(hex).slice(0, 16).toUpperCase().replace(/(.{4})(?=.)/g, "$1 ");
+// What people read of 32 bytes (fair-check.js's code: the seat page's; the pages without it
+// show the codes the room view gives).
+export const codeOf = (hex) => fair().code(hex);
 
 // --- what the phone keeps, for each seal: {commitment, game, value, pledge, seat, at} and,
-// once it opened its bytes, `pledges`: every seat's pledge as it saw them then ---
+// once it opened its bytes, `pledges`: every seat's pledge as it saw them then; `opened`
+// once the Pi answered that it has them; `receipt`: the first receipt it was shown for that
+// seal; `leftOut` when the Pi took its bytes and that receipt leaves them out ---
 
 const memory = new Map();  // also where it is kept if the browser refuses its storage
 let storageRefused = false;
@@ -89,6 +93,12 @@ export function keep(pending, seat = null) {
 }
 
 export const keptFor = (commitment) => (hex32(commitment) ? read(commitment) : null);
+
+// The Pi took this phone's bytes (it answered the reveal) and the receipt it showed leaves
+// their pledge out: a deal chosen among those with and without them.
+const leftOut = (entry) => Boolean(entry.opened && Array.isArray(entry.receipt)
+  && entry.receipt[entry.seat] !== entry.pledge);
+const settled = (entry) => write({ ...entry, leftOut: leftOut(entry) });
 
 // The seal this phone opened its bytes for as game `game` (the one whose pledges it kept).
 export function keptForGame(game) {
@@ -171,12 +181,22 @@ export class FairPhone {
       const told = room.seats[seat] && room.seats[seat].revealed;
       if (pending.revealing && !told) this.reveal(pending, seat);
     }
+    if (pending && hex32(pending.commitment)) this.shown(pending.commitment, pending.receipt);
+    if (hex32(room.fair.commitment)) this.shown(room.fair.commitment, room.fair.receipt);
     const view = data.view;
     if (view && view.log && room.fair.game !== null) this.remember(room.fair.game, view);
     if (view && view.outcome && room.phase === "over" && room.fair.verifiable
         && !this.checks.has(room.fair.game)) {
-      this.check(room.fair.game, seat, view.log || []);
+      this.check(room.fair.game, seat, view.log || [], room.fair.box_alone);
     }
+  }
+
+  // The receipt of a seal this phone gave to, the first time it is shown (before the deal,
+  // or with the game dealt from it): kept, and checked against its own bytes at once.
+  shown(commitment, receipt) {
+    const entry = keptFor(commitment);
+    if (!entry || !Array.isArray(receipt) || Array.isArray(entry.receipt)) return;
+    if (settled({ ...entry, receipt: receipt.slice() }).leftOut) this.changed();
   }
 
   pledge(pending, seat) {
@@ -201,7 +221,8 @@ export class FairPhone {
       : write({ ...entry, seat, pledges: pending.pledges.slice() });
     this.once(`reveal:${kept.commitment}`, async () => {
       await this.code.call("reveal", { commitment: kept.commitment, value: kept.value });
-      write({ ...keptFor(kept.commitment), opened: true });  // the Pi has its bytes
+      // the Pi has its bytes: a receipt already shown must name them
+      if (settled({ ...keptFor(kept.commitment), opened: true }).leftOut) this.changed();
     });
   }
 
@@ -218,10 +239,12 @@ export class FairPhone {
     this.seenTo = latest;
   }
 
-  async check(game, seat, log) {
+  // `boxAlone`: the room says no phone's bytes went into this game's deal.
+  async check(game, seat, log, boxAlone) {
     this.checks.set(game, { state: "checking", problems: [] });
     const kept = keptForGame(game);
-    let result = { state: "none", problems: [] };  // this phone gave nothing to this game
+    // this phone gave nothing to this game: it cannot check it, and says so
+    let result = { state: boxAlone ? "alone" : "none", problems: [] };
     if (kept && (Array.isArray(kept.pledges) || kept.inRoom)) {
       try {
         const record = await call("GET", `/api/fair/record?game=${encodeURIComponent(game)}`);
@@ -244,15 +267,32 @@ export class FairPhone {
 const verdict = (problems) => ({ state: problems.length ? "failed" : "ok", problems });
 
 // A phone that pledged and never opened its bytes (asleep, offline while the deal waited):
-// its seat must be the filler with its pledge, as the record of any seat that never opened.
-// It cannot vouch for the deal then; anything else in its seat's place is not its part.
+// its seat must be the filler with its pledge, as the record of any seat that never opened,
+// and the record must add up and keep to the receipt it was shown. It cannot vouch for the
+// deal then (nor can anyone if no phone's bytes went in); anything else is not fair.
 function late(rec, kept, seat) {
   const mine = rec && Array.isArray(rec.contributions) ? rec.contributions[seat] : null;
   const honest = rec.commitment === kept.commitment && mine && mine.from === "filler"
     && mine.pledge === kept.pledge;
-  return honest ? { state: "late", problems: [] }
-    : { state: "failed", problems: [{ key: "mine", seat: seat + 1 }] };
+  const { checked, problems: found } = pageChecks(rec, kept);
+  const problems = [...(honest ? [] : [{ key: "mine", seat: seat + 1 }]), ...found,
+                    ...receiptKept(rec, kept)];
+  if (problems.length) return { state: "failed", problems };
+  return { state: checked.box_alone ? "alone" : "late", problems };
 }
+
+// The verify page's own checks of the record (fair-check.js), as this phone's problems.
+function pageChecks(rec, kept) {
+  const checked = fair().checkRecord(rec, { commitment: kept.commitment });
+  return { checked,
+           problems: checked.problems.map((problem) => ({ key: "record",
+                                                          why: fair().say(problem, t) })) };
+}
+
+// The receipt this phone was shown before the deal is the record's.
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const receiptKept = (rec, kept) => (Array.isArray(kept.receipt)
+  && !same(kept.receipt, rec.receipt) ? [{ key: "receipt" }] : []);
 
 // A fact as one string, whatever the order of its keys.
 function canon(value) {
@@ -271,7 +311,10 @@ const without = (fact) => { const { seq, ...rest } = fact; return rest; };
 //  1. the record's commitment is the one this phone kept before it gave anything;
 //  2. its seat's contribution is from "phone", with the value (and pledge) it kept;
 //  3. the seats' pledges are exactly the list it saw when it opened its bytes (a seat with no
-//     pledge then must be "filler" with no pledge: none made up after the reveal);
+//     pledge then must be "filler" with no pledge: none made up after the reveal); the
+//     record's receipt is the one it was shown before the deal, and if the Pi took its
+//     bytes (answered its reveal) that receipt names its pledge (the page's checks, item 4,
+//     then hold the deal to exactly that receipt);
 //  4. the page's own checks pass (fair-check.js: the commitment binds the box, the game's
 //     number and the secret; each filler is the secret's; every chance outcome of every
 //     event is what the stream gives) and the game in the record is over;
@@ -285,7 +328,6 @@ const without = (fact) => { const { seq, ...rest } = fact; return rest; };
 //     event: the outcomes item 4 showed to be the stream's, so the dice it rolled came from
 //     the seal and the seats' bytes, not only from the record's say-so.
 export function checkDeal(rec, kept, seat, log, seen = []) {
-  const D = fair();
   const problems = [];
   if (!rec || typeof rec !== "object") return [{ key: "unreadable", why: "" }];
   if (rec.commitment !== kept.commitment) {
@@ -304,8 +346,13 @@ export function checkDeal(rec, kept, seat, log, seen = []) {
                                       && contributions[i].pledge === null
                                     : contributions[i].pledge === p));
   if (!agree) problems.push({ key: "pledges" });
-  const verdict = D.checkRecord(rec, { commitment: kept.commitment });
-  for (const problem of verdict.problems) problems.push({ key: "record", why: D.say(problem, t) });
+  problems.push(...receiptKept(rec, kept));
+  if (kept.leftOut || (kept.opened && !(Array.isArray(rec.receipt)
+                                        && rec.receipt[seat] === kept.pledge))) {
+    problems.push({ key: "left_out" });
+  }
+  const { checked: verdict, problems: found } = pageChecks(rec, kept);
+  problems.push(...found);
   if (!verdict.problems.length && !verdict.over) problems.push({ key: "over" });
   if (verdict.problems.length) return problems;  // the events cannot be read as a record's
   const events = rec.events;

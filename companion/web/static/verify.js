@@ -78,23 +78,27 @@
       shown("failed", [[v("failed")], [v("problem.subtle"), "problem"]]);
       return;
     }
-    const lines = [
-      verdict.over ? [v("over", { game: rec.game }), "headline"]
-                   : [v("unfinished", { game: rec.game, event: verdict.events - 1 }), "headline"],
+    const ended = verdict.over ? v("over", { game: rec.game })
+      : v("unfinished", { game: rec.game, event: verdict.events - 1 });
+    // No phone's bytes went in: whatever else adds up, nothing shows the deal was not chosen.
+    const lines = verdict.box_alone
+      ? [[v("alone", { game: rec.game }), "headline"], [ended, "ended"]]
+      : [[ended, "headline"]];
+    lines.push(
       [v("chance", { code: fair.code(rec.commitment), phones: verdict.phones,
                      fillers: verdict.fillers, outcomes: verdict.outcomes,
                      events: verdict.events }), "chance"],
       [v("no_replay"), "no-replay"],
-      [v("commitment", { commitment: rec.commitment })],
-    ];
+      [v("commitment", { commitment: rec.commitment })]);
     if (verdict.unrevealed.length) {
       lines.push([v("unrevealed", { seats: verdict.unrevealed.map((s) => s + 1).join(", ") })]);
     }
     if (fair.enteredCode(entered)) {
-      lines.push([v("entered", { entered: fair.code(fair.enteredCode(entered)) }), "entered"]);
+      lines.push([v("entered", { entered: fair.enteredAsCode(fair.enteredCode(entered)) }),
+                  "entered"]);
     }
     if (agrees) lines.push([v("subtle")]);
-    shown(verdict.over ? "checked" : "unfinished", lines);
+    shown(verdict.box_alone ? "alone" : verdict.over ? "checked" : "unfinished", lines);
   }
 
   function wire() {
