@@ -39,6 +39,11 @@ def serving_options(parser: argparse.ArgumentParser, suppress: bool = False) -> 
                         help="the seat-button box's settings (default: "
                              "/etc/darkmoon-companion/buttons.toml; without it the keyboard "
                              "is the buttons)")
+    parser.add_argument("--voice-out", default=default(None), metavar="DIR",
+                        help="write each line the narrator says as a WAV file in DIR (with "
+                             "DIR/voice.jsonl listing them) instead of playing it")
+    parser.add_argument("--quiet", action="store_true", default=default(False),
+                        help="no narrator's voice")
     from .appliance import hotspot
     hotspot.add_arguments(parser, suppress)
 
@@ -102,6 +107,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                       help="seconds a bot waits before it moves (default 1.5)")
     demo.add_argument("--expansion", action="store_true",
                       help="Shadow Corporation, with its Threats and Company Man modules")
+    demo.add_argument("--lang", default="en", choices=("en", "es"),
+                      help="the room's language: the kiosk's, the phones' and the voice's")
 
     buttons = commands.add_parser("buttons",
                                   help="which seat-button box is set up; --test to try it")
@@ -169,14 +176,15 @@ def kiosk_command(args, demo: bool) -> int:
     except StoreUnavailable as error:
         return refuse(error.message)
     if demo:
-        asyncio.run(demo_game(room, args.players, args.expansion))
+        asyncio.run(demo_game(room, args.players, args.expansion, args.lang))
     from hardware.pi import lgpio_workdir
     from hardware.source import open_source
 
     from .core.host import TableHost
     lgpio_workdir()  # lgpio's pipe files go to a folder of ours, not the current directory
     buttons, fallback = open_source(args.buttons)
-    host = TableHost(room, buttons=buttons, port=args.port, listen_host=args.listen)
+    host = TableHost(room, buttons=buttons, port=args.port, listen_host=args.listen,
+                     narrator=narrator_for(room, args))
     address_source, spot = hotspot.for_kiosk(args)
     if args.headless:
         try:
@@ -231,6 +239,11 @@ async def run_headless(host, url: str, spot, fallback, *, until_over: bool) -> i
                 room.listen(audience, heard)
             heard(None, None)
         await stop.wait()
+        if until_over and host.narrator is not None:  # the demo's last lines are heard too
+            try:
+                await asyncio.wait_for(host.narrator.voice.idle(), 15)
+            except asyncio.TimeoutError:
+                log.warning("voice: the last lines were not said in time")
     finally:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(signum)
@@ -242,12 +255,26 @@ async def run_headless(host, url: str, spot, fallback, *, until_over: bool) -> i
 DEMO_EXPANSION = ["shadow_corporation", "threats_module", "company_man_module"]
 
 
-async def demo_game(room, players: int, expansion: bool = False) -> None:
+def narrator_for(room, args):
+    """The narrator's voice for this start, or None with --quiet. With --voice-out its lines
+    are kept as WAV files there; without espeak-ng (or aplay) the game runs silent, and the
+    voice says why in the journal."""
+    if args.quiet:
+        return None
+    from .voice.narrator import Narrator
+    from .voice.speech import Voice
+    out = args.voice_out
+    if out is not None:
+        os.makedirs(out, exist_ok=True)
+    return Narrator(room, Voice(out))
+
+
+async def demo_game(room, players: int, expansion: bool = False, lang: str = "en") -> None:
     """Deal the demo's game before the kiosk starts: every seat a bot until the host hands it
     to a person (Room.hand_over)."""
     await room.new_game({"names": list(DEMO_NAMES[:players]),
                          "variants": DEMO_EXPANSION if expansion else []},
-                        bots=list(range(players)))
+                        lang=lang, bots=list(range(players)))
     await room.start()
 
 

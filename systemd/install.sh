@@ -37,7 +37,7 @@ usage: sudo $0 [--python PATH]
        $0 --root DIR [--python PATH]
 
 Installs the Dark Moon table companion as the kiosk of this Raspberry Pi: apt packages, the
-'$SERVICE_USER' user (groups gpio and dialout), a virtual environment in $VENV with the
+'$SERVICE_USER' user (groups gpio, dialout and audio), a virtual environment in $VENV with the
 program from this checkout, $ETC/buttons.toml, and $UNIT enabled.
   --root DIR     install into DIR instead of this machine (no apt; users need root)
   --python PATH  the Python that makes the virtual environment (default $PYTHON)
@@ -78,7 +78,9 @@ fi
 # own archive has it, Debian's does not).
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q '^install ok installed'; }
 install_packages() {
-  local wanted=(python3-venv kbd console-setup-linux) missing=() p
+  # espeak-ng speaks the narrator's lines; alsa-utils' aplay plays them on ALSA (the jack or
+  # HDMI, as the Pi is set: Raspberry Pi OS Lite has no desktop sound server)
+  local wanted=(python3-venv kbd console-setup-linux espeak-ng alsa-utils) missing=() p
   for p in "${wanted[@]}"; do installed "$p" || missing+=("$p"); done
   # Refresh the package lists only when something is to be installed (a re-run at a table
   # with no internet must still work); a fresh image may have none.
@@ -111,7 +113,7 @@ fi
 
 # --- the service user ----------------------------------------------------------------------
 # A system user with no login and no home of its own; gpio opens /dev/gpiochip*, dialout a
-# USB-serial button box. The groups exist on Raspberry Pi OS; made here where they do not.
+# USB-serial button box, audio the sound card the narrator speaks through. The groups exist on Raspberry Pi OS; made here where they do not.
 rootopt=()
 [[ -z "$ROOT" ]] || rootopt=(--root "$ROOT")
 in_group() {  # in_group GROUP USER: is USER listed as a member of GROUP?
@@ -121,7 +123,7 @@ in_group() {  # in_group GROUP USER: is USER listed as a member of GROUP?
 }
 make_user() {
   local group
-  for group in gpio dialout; do
+  for group in gpio dialout audio; do
     if ! grep -q "^$group:" "$R/etc/group"; then
       say "adding the system group $group"
       groupadd "${rootopt[@]}" --system "$group"
@@ -134,7 +136,7 @@ make_user() {
     useradd "${rootopt[@]}" --system --user-group --no-create-home --home-dir "$STATE" \
       --shell /usr/sbin/nologin --comment "Dark Moon table companion" "$SERVICE_USER"
   fi
-  for group in gpio dialout; do
+  for group in gpio dialout audio; do
     if ! in_group "$group" "$SERVICE_USER"; then
       say "adding $SERVICE_USER to the group $group"
       usermod "${rootopt[@]}" --append --groups "$group" "$SERVICE_USER"

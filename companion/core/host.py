@@ -31,8 +31,9 @@ class TableHost:
     (only when `serve`) and the pacing between the phones and a kiosk (`pacing`)."""
 
     def __init__(self, room, *, buttons, port: int = 8080, listen_host: str = "0.0.0.0",
-                 serve: bool = True):
+                 serve: bool = True, narrator=None):
         self.room = room
+        self.narrator = narrator  # companion/voice/narrator.py: what the table hears
         self.buttons = buttons
         self.port = port
         self.listen_host = listen_host
@@ -69,6 +70,8 @@ class TableHost:
         self.buttons.start(lambda press: loop.call_soon_threadsafe(self._box_press, press),
                            lambda notice: loop.call_soon_threadsafe(self._box_notice, notice))
         self.show_leds()
+        if self.narrator is not None:
+            self.narrator.start()
         if web:
             await self.start_web()
 
@@ -105,6 +108,8 @@ class TableHost:
             self._quiet.cancel()
             self._quiet = None
         self.buttons.close()
+        if self.narrator is not None:
+            await self.narrator.stop()
         if self._runner is not None:
             runner, self._runner = self._runner, None
             await runner.cleanup()

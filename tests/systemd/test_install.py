@@ -92,14 +92,15 @@ needs_root_for_the_user = pytest.mark.skipif(
 
 
 @needs_root_for_the_user
-def test_the_service_user_is_in_the_gpio_and_dialout_groups(installed):
+def test_the_service_user_is_in_the_gpio_dialout_and_audio_groups(installed):
     passwd = installed.after["files"]["etc/passwd"]
     group = installed.after["files"]["etc/group"]
     [user] = fields(passwd, "darkmoon")
     assert user[5] == "/var/lib/darkmoon-companion"
     assert user[6] == "/usr/sbin/nologin"       # a service, not a login
     assert int(user[2]) < 1000                  # a system user
-    for name in ("gpio", "dialout"):            # gpio made, dialout already there
+    # gpio and audio made, dialout already there; audio: the narrator's sound card
+    for name in ("gpio", "dialout", "audio"):
         [line] = fields(group, name)
         assert "darkmoon" in line[3].split(",")
     assert fields(group, "dialout")[0][2] == "20"  # the existing group was kept, not remade

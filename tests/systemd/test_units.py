@@ -114,9 +114,9 @@ def test_the_file_limit_leaves_room_for_every_connection_the_server_allows(unit)
     assert int(soft) >= Limits().total + 1024
 
 
-def test_the_service_user_can_open_gpio_pins_and_serial_boxes():
+def test_the_service_user_can_open_gpio_pins_serial_boxes_and_the_sound_card():
     assert SERVICE["User"] == ["darkmoon"]
-    assert {"gpio", "dialout"} <= set(values(SERVICE, "SupplementaryGroups"))
+    assert {"gpio", "dialout", "audio"} <= set(values(SERVICE, "SupplementaryGroups"))
 
 
 def test_lgpio_has_a_writable_working_directory():

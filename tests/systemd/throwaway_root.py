@@ -64,10 +64,12 @@ def run_install(root: Path, *extra: str, timeout: float = 300) -> subprocess.Com
 # --- a whole system with no systemd running: a chroot ----------------------------------------
 
 CHECKOUT_IN_CHROOT = "/home/pi/darkmoon-companion"
-# What the Pi already has that install.sh asks dpkg about (Pi OS Lite ships all three).
+# What install.sh asks dpkg about, as installed: Pi OS Lite ships the first four, and the
+# chroot has no archive to fetch espeak-ng from (this machine's own is what it would run).
 DPKG_STATUS = "".join(f"Package: {name}\nStatus: install ok installed\nVersion: 1\n"
                       f"Architecture: all\n\n"
-                      for name in ("python3-venv", "kbd", "console-setup-linux"))
+                      for name in ("python3-venv", "kbd", "console-setup-linux", "alsa-utils",
+                                   "espeak-ng"))
 
 
 @contextlib.contextmanager
