@@ -56,6 +56,8 @@ class KioskApp(NetworkWatch, Stopping, App):
         Binding("f3", "toggle_join", show=False),
         Binding("f4", "button_test", show=False),
         Binding("f5", "new_host_code", show=False),
+        Binding("f6", "switch_voice", show=False),
+        Binding("f7", "say_again", show=False),
         Binding("escape", "dismiss_notice", show=False),
     ]
 
@@ -274,6 +276,15 @@ class KioskApp(NetworkWatch, Stopping, App):
         if not await self._room_change(self.room.new_host_code(), "host_code_failed"):
             self.show_host = False  # no new code was made: the old one still works
         self.sync()
+
+    async def action_switch_voice(self) -> None:
+        """The narrator's voice on or off; kept with the room."""
+        if self.host.narrator is not None:
+            await self._room_change(self.host.narrator.switch())
+
+    def action_say_again(self) -> None:
+        if self.host.narrator is not None:
+            self.host.narrator.repeat()
 
     FAILED_NOTE_SECONDS = 30.0  # how long the bottom line says a key's change was not saved
 

@@ -13,7 +13,10 @@ from .words import counted, has_word, name_of, say, seat_label
 # it never happens unseen.
 PLAY_NOTICES = {"seat_rebound": "notice.seat_rebound_play",
                 "seat_handed_over": "notice.seat_handed_over_play",
-                "host_replaced": "notice.host_replaced"}
+                "host_replaced": "notice.host_replaced",
+                # why the table hears nothing (turned on, the voice is its own news)
+                "voice_off": "notice.voice_off", "voice_failed": "notice.voice_failed",
+                "voice_missing": "notice.voice_missing"}
 
 
 def play_notice(kiosk: dict, lang: str) -> Text:

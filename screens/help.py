@@ -13,7 +13,8 @@ from .words import say
 
 KIOSK_KEYS = (("F1 / ?", "help.key_help"), ("F2", "help.key_lang"),
               ("F3", "help.key_join"), ("F4", "help.key_buttons"),
-              ("F5", "help.key_host"), ("Esc", "help.key_notice"))
+              ("F5", "help.key_host"), ("F6", "help.key_voice"),
+              ("F7", "help.key_say_again"), ("Esc", "help.key_notice"))
 
 
 def key_map(names: list[str], lang: str, quits: bool, fallback=None) -> Text:

@@ -13,12 +13,29 @@ from ..lang.screen import view_text
 from .speech import Voice, now_ms
 
 
+SETTING = "voice"  # the table's choice, kept in the store with the room: {"on": bool}
+
+
 class Narrator:
     def __init__(self, room, voice: Voice):
         self.room = room
         self.voice = voice
         self._last = None  # the last public fact said (or passed over at the start)
         self._unlisten = None
+        self.speaking = (room.store.setting(SETTING) or {}).get("on", True)
+
+    async def switch(self) -> None:
+        """The voice on or off (the kiosk's key): the choice saved first, kept across a
+        restart, and said on the kiosk and the phones. StorageFailed (nothing changed) if it cannot be saved."""
+        on = not self.speaking
+        await self.room.write(self.room.store.put_setting, SETTING, {"on": on})
+        self.speaking = on
+        self.room.notice("voice_on" if on else "voice_off")
+
+    def repeat(self) -> None:
+        """The last thing said, again (the kiosk's key), if the voice is on."""
+        if self.speaking and self.voice.last is not None:
+            self.voice.say(*self.voice.last)
 
     def start(self) -> None:
         log = self._log()
@@ -41,6 +58,10 @@ class Narrator:
 
     def _heard(self, _audience, payload) -> None:
         if payload is not None:  # a one-off message (a refusal), not a new view
+            return
+        if not self.speaking:  # off at the table's wish: what happens meanwhile is not said
+            log = self._log()
+            self._last = log[-1] if log else None
             return
         event_ms = now_ms()
         view = self.room.public_view()

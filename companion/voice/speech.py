@@ -61,7 +61,8 @@ class Voice:
             self.problem = "aplay is not installed (sudo apt install alsa-utils)"
         self.missing = self.problem is not None
         self.dropped = 0  # lines dropped for newer ones
-        self.spoken = 0  # lines rendered (and played, or kept)
+        self.spoken = 0  # utterances rendered (and played, or kept)
+        self.last: tuple[str, str] | None = None  # (what was said, its language)
         self._waiting: deque[Line] = deque()
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
@@ -127,6 +128,7 @@ class Voice:
         self.spoken += 1
         first = lines[0]
         said = " ".join(sentence(line.text) for line in lines)
+        self.last = (said, first.lang)
         espeak = [self.espeak, "-v", VOICES.get(first.lang, "en-us"),
                   "-s", str(WORDS_PER_MINUTE), "--stdout", "--", said]
         if self.out_dir is None:  # straight into aplay: it sounds as espeak-ng speaks
